@@ -1,0 +1,215 @@
+"""What happens in a turn, in order: the turn report's events.
+
+Each event says who is told of it (:meth:`Event.audience`): ``None`` means every player; otherwise
+the players named. A player's observation (R6, R12) carries only the events it is told of; the
+turn report and a replay carry all of them (the full truth).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, fields
+from typing import Any
+
+from antipolix.combat import Outcome
+from antipolix.end import GameResult
+from antipolix.messages import Command
+from antipolix.orders import Order
+from antipolix.world import Cell
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.name
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if hasattr(value, "__dataclass_fields__"):
+        out = {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+        out["kind"] = type(value).__name__
+        return out
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    def audience(self) -> frozenset[int] | None:
+        return None
+
+    def told(self, player: int) -> bool:
+        who = self.audience()
+        return who is None or player in who
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready form (enums by name, tuples as lists), with the event's ``kind``."""
+        out: dict[str, Any] = _plain(self)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Received(Event):
+    """R7: the player's submission arrived at ``at`` seconds into the turn."""
+
+    player: int
+    at: float
+
+    def audience(self) -> frozenset[int] | None:
+        return frozenset((self.player,))
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected(Event):
+    """R4: an order no longer valid when its turn came; nothing changed."""
+
+    player: int
+    order: Order
+    reason: str
+
+    def audience(self) -> frozenset[int] | None:
+        return frozenset((self.player,))
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded(Event):
+    """R7, R9, R10: a pending order dropped because its player left or the game ended."""
+
+    player: int
+    order: Order
+    reason: str
+
+    def audience(self) -> frozenset[int] | None:
+        return frozenset((self.player,))
+
+
+@dataclass(frozen=True, slots=True)
+class Moved(Event):
+    """R4: a piece moved (opponents see only the board, and nothing of invisible pieces)."""
+
+    player: int
+    piece: int
+    src: Cell
+    dst: Cell
+
+    def audience(self) -> frozenset[int] | None:
+        return frozenset((self.player,))
+
+
+@dataclass(frozen=True, slots=True)
+class Crushed(Event):
+    """R6: a move onto an enemy invisible piece destroyed it; both players are told."""
+
+    player: int
+    piece: int
+    victim: int
+    victim_owner: int
+    cell: Cell
+
+    def audience(self) -> frozenset[int] | None:
+        return frozenset((self.player, self.victim_owner))
+
+
+@dataclass(frozen=True, slots=True)
+class Combat(Event):
+    """R8: an attack resolved: the pieces that took part, those dropped, both powers."""
+
+    player: int
+    pieces: tuple[int, ...]
+    dropped: tuple[tuple[int, str], ...]
+    target: int
+    target_owner: int
+    cell: Cell
+    attack: int
+    defence: int
+
+    @property
+    def success(self) -> bool:
+        return self.attack > self.defence
+
+    def audience(self) -> frozenset[int] | None:
+        return frozenset((self.player, self.target_owner))
+
+
+@dataclass(frozen=True, slots=True)
+class Fate(Event):
+    """R8: the draw after a successful attack and what it did to the target.
+
+    ``landing`` is the drawn cell of a teleport; ``destroyed`` is true for DESTROY and for a
+    teleport onto an occupied cell.
+    """
+
+    player: int
+    target: int
+    target_owner: int
+    outcome: Outcome
+    draw: float
+    landing: Cell | None
+    destroyed: bool
+
+    def audience(self) -> frozenset[int] | None:
+        return frozenset((self.player, self.target_owner))
+
+
+@dataclass(frozen=True, slots=True)
+class Eliminated(Event):
+    """R7, R8, R9: a player is out. ``reason``: 'chief', 'timer' or 'quit'.
+
+    ``by`` is the player who took the chief (who receives ``taken``, the eliminated player's
+    remaining pieces); ``removed`` are pieces taken off the board (timer, quit).
+    """
+
+    player: int
+    reason: str
+    at: float
+    by: int | None
+    taken: tuple[int, ...]
+    removed: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Sent(Event):
+    """R9: a text delivered (to everyone when ``to`` is None)."""
+
+    sender: int
+    to: int | None
+    text: str
+
+    def audience(self) -> frozenset[int] | None:
+        return None if self.to is None else frozenset((self.sender, self.to))
+
+
+@dataclass(frozen=True, slots=True)
+class Undelivered(Event):
+    """R9: a text that could not be delivered, with the reason."""
+
+    sender: int
+    to: int | None
+    reason: str
+
+    def audience(self) -> frozenset[int] | None:
+        return frozenset((self.sender,))
+
+
+@dataclass(frozen=True, slots=True)
+class Commanded(Event):
+    """R9: a NUL or WAR command (QUIT shows as :class:`Eliminated`)."""
+
+    player: int
+    command: Command
+
+
+@dataclass(frozen=True, slots=True)
+class TimerChanged(Event):
+    """R7: a player's timer over the turn."""
+
+    player: int
+    before: float
+    after: float
+
+    def audience(self) -> frozenset[int] | None:
+        return frozenset((self.player,))
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    """R10: the game ended."""
+
+    result: GameResult

@@ -1,0 +1,81 @@
+"""R4 Orders: one per living player per turn, resolved one at a time in reception order.
+
+Each order is checked twice. When given (:func:`normalise`), a malformed order, a piece that does
+not exist or is not the player's, or a cell off the board raises an :class:`OrderError` before
+anything changes. When its turn comes, the game checks it against the state left by the orders
+resolved before it; an order no longer valid is a rejected event with its reason, not an error.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from antipolix.errors import NotYourPieceError, OrderError, UnknownPieceError
+from antipolix.state import Board
+from antipolix.world import Cell, as_cell
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Displace one own piece to a reachable free cell (R4, R5)."""
+
+    piece: int
+    cell: Cell
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """One or more own pieces attack the enemy piece on ``cell`` (R4, R8)."""
+
+    pieces: tuple[int, ...]
+    cell: Cell
+
+    def __init__(self, pieces: Iterable[int] | int, cell: Cell) -> None:
+        ids = (pieces,) if isinstance(pieces, int) else tuple(pieces)
+        object.__setattr__(self, "pieces", ids)
+        object.__setattr__(self, "cell", cell)
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Do nothing this turn (R4)."""
+
+
+Order = Move | Attack | Pass
+
+
+def _piece_id(value: object, player: int, board: Board) -> int:
+    try:
+        pid = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise OrderError(f"player {player}: piece id {value!r} is not an integer") from None
+    if not 0 <= pid < board.count:
+        raise UnknownPieceError(f"player {player}: there is no piece {pid}")
+    if not board.alive[pid]:
+        raise UnknownPieceError(f"player {player}: piece {pid} no longer exists (destroyed)")
+    if board.owner[pid] != player:
+        raise NotYourPieceError(
+            f"player {player}: piece {pid} belongs to player {int(board.owner[pid])}"
+        )
+    return pid
+
+
+def normalise(player: int, order: object, board: Board) -> Order:
+    """Check an order as given at the start of the turn; return it with plain-int fields."""
+    if isinstance(order, Pass):
+        return order
+    if isinstance(order, Move):
+        pid = _piece_id(order.piece, player, board)
+        return Move(pid, as_cell(board.shape, order.cell, f"player {player}: move target"))
+    if isinstance(order, Attack):
+        if not order.pieces:
+            raise OrderError(f"player {player}: an attack needs at least one piece")
+        ids = tuple(_piece_id(p, player, board) for p in order.pieces)
+        if len(set(ids)) != len(ids):
+            raise OrderError(f"player {player}: an attack lists a piece twice: {list(ids)}")
+        return Attack(ids, as_cell(board.shape, order.cell, f"player {player}: attack target"))
+    raise OrderError(
+        f"player {player}: an order must be Move, Attack or Pass, got {type(order).__name__}"
+    )

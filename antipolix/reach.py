@@ -1,0 +1,134 @@
+"""R5 Reach and teleportation.
+
+A piece with move field ``r`` reaches every cell within radius ``r`` of itself. Teleporters form a
+graph (an edge between two at distance ``<= teleport_field``); a non-fortress piece standing within
+radius 1 of a teleporter ``S`` also reaches every cell within radius ``r`` of each teleporter ``D``
+connected to ``S``, ``D != S``. Connection is found once per network by breadth-first search over
+connected components, never by enumerating chains.
+
+These functions are pure (arrays in, arrays out) so that agents can run them on their own
+observation (own teleporters only) and the engine on the full truth.
+
+>>> net = network([7, 8], [(0, 0, 0), (0, 0, 4)], field=4)
+>>> net.labels.tolist()
+[0, 0]
+>>> reaches((1, 1, 10), (0, 1, 1), 1, net, (0, 1, 5))  # next to #7, lands beside #8
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from antipolix.world import IntArray, Shape, offsets
+
+_EMPTY3 = np.zeros((0, 3), dtype=np.int64)
+
+
+@dataclass(frozen=True, slots=True)
+class Network:
+    """A set of teleporters with their connected components (``labels``: one per teleporter)."""
+
+    ids: IntArray
+    positions: IntArray  # (T, 3)
+    labels: IntArray  # (T,), component index per teleporter
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+def components(positions: IntArray, field: int) -> IntArray:
+    """Connected components of the teleporter graph (edge iff Chebyshev distance <= ``field``).
+
+    Breadth-first search over the adjacency matrix; returns one label per teleporter, labels
+    numbered in order of first appearance.
+    """
+    count = len(positions)
+    labels = np.full(count, -1, dtype=np.int64)
+    if count == 0:
+        return labels
+    dist = np.abs(positions[:, None, :] - positions[None, :, :]).max(axis=2)
+    adjacent = dist <= field
+    label = 0
+    for start in range(count):
+        if labels[start] >= 0:
+            continue
+        labels[start] = label
+        frontier = [start]
+        while frontier:
+            node = frontier.pop()
+            for nxt in np.flatnonzero(adjacent[node] & (labels < 0)):
+                labels[nxt] = label
+                frontier.append(int(nxt))
+        label += 1
+    return labels
+
+
+def network(
+    ids: Sequence[int] | IntArray, positions: Sequence[Sequence[int]] | IntArray, field: int
+) -> Network:
+    """Build a :class:`Network` from teleporter ids and cells."""
+    pos = np.asarray(positions, dtype=np.int64).reshape(-1, 3)
+    return Network(np.asarray(ids, dtype=np.int64), pos, components(pos, field))
+
+
+EMPTY_NETWORK = Network(np.zeros(0, dtype=np.int64), _EMPTY3, np.zeros(0, dtype=np.int64))
+
+
+def destinations(pos: Sequence[int], net: Network) -> IntArray:
+    """Cells of every teleporter ``D`` a piece at ``pos`` may teleport next to (R5).
+
+    For each component: if the piece stands within radius 1 of two or more of its teleporters,
+    every teleporter of the component is a destination (each is ``!= S`` for some ``S``);
+    if of exactly one ``S``, every other teleporter of the component.
+    """
+    if len(net) == 0:
+        return _EMPTY3
+    near = np.abs(net.positions - np.asarray(pos, dtype=np.int64)).max(axis=1) == 1
+    if not near.any():
+        return _EMPTY3
+    chosen = np.zeros(len(net), dtype=bool)
+    for label in np.unique(net.labels[near]):
+        members = net.labels == label
+        if np.count_nonzero(near & members) >= 2:
+            chosen |= members
+        else:
+            chosen |= members & ~near
+    return net.positions[chosen]
+
+
+def reach_cells(shape: Shape, pos: Sequence[int], move: int, net: Network) -> IntArray:
+    """R5: every cell a piece at ``pos`` with move field ``move`` reaches, as sorted flat indices.
+
+    Occupancy is ignored. The piece's own cell is never included (a move to where one stands
+    is no displacement).
+    """
+    if move <= 0:
+        return np.zeros(0, dtype=np.int64)
+    centres = np.vstack([np.asarray(pos, dtype=np.int64)[None, :], destinations(pos, net)])
+    cells = (centres[:, None, :] + offsets(move)[None, :, :]).reshape(-1, 3)
+    dims = np.asarray(shape, dtype=np.int64)
+    cells = cells[np.all((cells >= 0) & (cells < dims), axis=1)]
+    flat: IntArray = np.unique(np.ravel_multi_index(cells.T, shape))
+    own = int(np.ravel_multi_index(tuple(int(c) for c in pos), shape))
+    out: IntArray = flat[flat != own]
+    return out
+
+
+def reaches(
+    shape: Shape, pos: Sequence[int], move: int, net: Network, target: Sequence[int]
+) -> bool:
+    """R5: does a piece at ``pos`` with move field ``move`` reach ``target``? O(teleporters)."""
+    if move <= 0 or tuple(target) == tuple(pos):
+        return False
+    t = np.asarray(target, dtype=np.int64)
+    if np.abs(t - np.asarray(pos, dtype=np.int64)).max() <= move:
+        return True
+    dests = destinations(pos, net)
+    if len(dests) == 0:
+        return False
+    d = np.abs(dests - t).max(axis=1)
+    return bool(np.any((d >= 1) & (d <= move)))

@@ -1,0 +1,152 @@
+"""The rules configuration: every rule option of RULES.md in one frozen, validated dataclass.
+
+>>> rules = Rules(shape=(4, 8, 8), players=2)
+>>> rules.army_budget, rules.initial_timer
+(15, 60.0)
+>>> Rules(players=11)
+Traceback (most recent call last):
+...
+antipolix.errors.RulesError: invalid rules: players must be an integer from 2 to 10, got 11
+
+Change options with :func:`dataclasses.replace`, which validates again.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Literal
+
+from antipolix.armies import Zone, budget_from_credits, home_zones
+from antipolix.errors import RulesError
+from antipolix.pieces import PieceType, Trait, TraitCosts, TypeTable
+from antipolix.world import Shape
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """All rule options (RULES.md), with the RULES.md defaults.
+
+    Fields by section: R1 ``shape``; R2 ``piece_types``, ``trait_costs``; R3 ``players``,
+    ``budget``, ``credits_per_100``, ``zones``; R5 ``teleport_field``, ``teleport_network``;
+    R7 ``timers``, ``time_credit``, ``time_total``; R8 ``p_destroy``, ``p_teleport``,
+    ``p_convert``, ``defence_counts``; R10 ``max_turns``.
+    """
+
+    shape: Shape = (8, 16, 16)  # R1: (P, N, N)
+    players: int = 4  # R3: 2..10
+    budget: int | None = None  # R3: None = derived from credits_per_100
+    credits_per_100: float = 12  # R3
+    piece_types: TypeTable = field(default_factory=TypeTable)  # R2
+    trait_costs: TraitCosts = field(default_factory=TraitCosts)  # R2
+    teleport_field: int = 4  # R5
+    teleport_network: Literal["own", "all"] = "own"  # R5: whose teleporters a mover may use
+    p_destroy: float = 0.4  # R8
+    p_teleport: float = 0.3  # R8
+    p_convert: float = 0.3  # R8
+    defence_counts: Literal["owner", "all"] = "owner"  # R8
+    timers: bool = True  # R7
+    time_credit: float = 60.0  # R7
+    time_total: float = 250.0  # R7
+    max_turns: int = 1000  # R10
+    zones: bool = True  # R3
+
+    def __post_init__(self) -> None:
+        problems = self._problems()
+        if problems:
+            raise RulesError("invalid rules: " + "; ".join(problems))
+        object.__setattr__(self, "shape", tuple(self.shape))
+
+    def _problems(self) -> list[str]:
+        out: list[str] = []
+        shape = self.shape
+        if (
+            not isinstance(shape, (tuple, list))
+            or len(shape) != 3
+            or not all(_is_int(v) for v in shape)
+        ):
+            return [f"shape must be (P, N, N) with integer sizes, got {shape!r}"]
+        p, n, n2 = shape
+        if p < 1 or n < 2 or n != n2:
+            out.append(f"shape must be (P, N, N) with P >= 1 and N >= 2 (R1), got {tuple(shape)}")
+        if not _is_int(self.players) or not 2 <= self.players <= 10:
+            out.append(f"players must be an integer from 2 to 10, got {self.players!r}")
+        if self.budget is not None and (not _is_int(self.budget) or self.budget < 0):
+            out.append(f"budget must be None or an integer >= 0, got {self.budget!r}")
+        if not _is_number(self.credits_per_100) or self.credits_per_100 < 0:
+            out.append(f"credits_per_100 must be a number >= 0, got {self.credits_per_100!r}")
+        if not isinstance(self.piece_types, TypeTable):
+            out.append(f"piece_types must be a TypeTable, got {self.piece_types!r}")
+        else:
+            out += self.piece_types.problems()
+        if not isinstance(self.trait_costs, TraitCosts):
+            out.append(f"trait_costs must be a TraitCosts, got {self.trait_costs!r}")
+        else:
+            out += self.trait_costs.problems()
+        if not _is_int(self.teleport_field) or self.teleport_field < 1:
+            out.append(f"teleport_field must be an integer >= 1, got {self.teleport_field!r}")
+        if self.teleport_network not in ("own", "all"):
+            out.append(f"teleport_network must be 'own' or 'all', got {self.teleport_network!r}")
+        probs = (self.p_destroy, self.p_teleport, self.p_convert)
+        if not all(_is_number(v) and v >= 0 for v in probs):
+            out.append(f"p_destroy, p_teleport, p_convert must be numbers >= 0, got {probs}")
+        elif not math.isclose(sum(probs), 1.0, rel_tol=0, abs_tol=1e-9):
+            out.append(f"p_destroy + p_teleport + p_convert must be 1, got {sum(probs)!r}")
+        if self.defence_counts not in ("owner", "all"):
+            out.append(f"defence_counts must be 'owner' or 'all', got {self.defence_counts!r}")
+        if not isinstance(self.timers, bool):
+            out.append(f"timers must be True or False, got {self.timers!r}")
+        for name in ("time_credit", "time_total"):
+            value = getattr(self, name)
+            if not _is_number(value) or value <= 0:
+                out.append(f"{name} must be a number > 0, got {value!r}")
+        if not _is_int(self.max_turns) or self.max_turns < 1:
+            out.append(f"max_turns must be an integer >= 1, got {self.max_turns!r}")
+        if not isinstance(self.zones, bool):
+            out.append(f"zones must be True or False, got {self.zones!r}")
+        if out:
+            return out
+        if self.zones and home_zones((p, n, n2), self.players) is None:
+            out.append(
+                f"a {p}×{n}×{n} board has no room for {self.players} home zones two cells apart "
+                "(R3); use a larger board or zones=False"
+            )
+        cheapest_chief = min(
+            self.piece_types.cost(kind) + self.trait_costs.chief for kind in PieceType
+        )
+        if self.army_budget < cheapest_chief:
+            out.append(
+                f"the budget of {self.army_budget} cannot buy a chief "
+                f"(the cheapest costs {cheapest_chief}, R3)"
+            )
+        return out
+
+    @cached_property
+    def army_budget(self) -> int:
+        """R3: each player's budget (``budget`` if set, else from ``credits_per_100``)."""
+        if self.budget is not None:
+            return self.budget
+        return budget_from_credits(self.shape, self.players, self.credits_per_100)
+
+    @cached_property
+    def home_zones(self) -> list[Zone] | None:
+        """R3: each seat's home zone, or None with ``zones=False``."""
+        return home_zones(self.shape, self.players) if self.zones else None
+
+    @property
+    def initial_timer(self) -> float:
+        """R7: each player's starting credit, ``min(time_credit, time_total / n)`` seconds."""
+        return float(min(self.time_credit, self.time_total / self.players))
+
+    def piece_cost(self, kind: PieceType, trait: Trait) -> int:
+        """R2: type cost + trait cost."""
+        return self.piece_types.cost(kind) + self.trait_costs.cost(trait)

@@ -1,0 +1,81 @@
+"""R1 World: the ``P × N × N`` box of cells, Chebyshev distance and neighbourhood tables.
+
+Cells are ``(z, y, x)`` tuples. Neighbourhood offsets for each radius are computed once and cached;
+nothing here allocates a Python object per cell of the board.
+
+>>> chebyshev((0, 0, 0), (1, 2, 1))
+2
+>>> len(offsets(1)), len(offsets(2))
+(26, 124)
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from antipolix.errors import OffBoardError
+
+Cell = tuple[int, int, int]
+Shape = tuple[int, int, int]
+IntArray = npt.NDArray[np.int64]
+
+
+def chebyshev(a: Sequence[int], b: Sequence[int]) -> int:
+    """R1 distance: ``max(|dz|, |dy|, |dx|)``."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[2] - b[2]))
+
+
+@cache
+def offsets(radius: int) -> IntArray:
+    """All offsets ``o`` with ``1 <= max|o| <= radius`` as a read-only ``(k, 3)`` array.
+
+    Ordered by z, then y, then x. Radius 0 gives an empty table (fortresses never move).
+    """
+    if radius <= 0:
+        table = np.zeros((0, 3), dtype=np.int64)
+    else:
+        r = np.arange(-radius, radius + 1)
+        grid = np.stack(np.meshgrid(r, r, r, indexing="ij"), axis=-1).reshape(-1, 3)
+        table = grid[np.abs(grid).max(axis=1) >= 1].astype(np.int64)
+    table.setflags(write=False)
+    return table
+
+
+def in_bounds(shape: Shape, cell: Sequence[int]) -> bool:
+    return 0 <= cell[0] < shape[0] and 0 <= cell[1] < shape[1] and 0 <= cell[2] < shape[2]
+
+
+def as_cell(shape: Shape, cell: object, what: str = "cell") -> Cell:
+    """Normalise ``cell`` to a ``(z, y, x)`` tuple of ints, or raise :class:`OffBoardError`."""
+    try:
+        z, y, x = (operator.index(c) for c in cell)  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        raise OffBoardError(f"{what} {cell!r} is not a (z, y, x) triple of integers") from None
+    if not in_bounds(shape, (z, y, x)):
+        raise OffBoardError(
+            f"{what} {(z, y, x)} is outside the {shape[0]}×{shape[1]}×{shape[2]} board "
+            f"(0 <= z < {shape[0]}, 0 <= y < {shape[1]}, 0 <= x < {shape[2]})"
+        )
+    return (z, y, x)
+
+
+def neighbours(shape: Shape, cell: Sequence[int], radius: int) -> IntArray:
+    """Cells within ``radius`` of ``cell`` (R1: ``1 <= d <= radius``), clipped to the board."""
+    cells = np.asarray(cell, dtype=np.int64) + offsets(radius)
+    keep = np.all((cells >= 0) & (cells < np.asarray(shape)), axis=1)
+    return cells[keep]
+
+
+def cube(shape: Shape, cell: Sequence[int]) -> tuple[slice, slice, slice]:
+    """Slices of the 3×3×3 cube centred on ``cell``, clipped at edges (for grid look-ups)."""
+    z, y, x = cell
+    return (
+        slice(max(z - 1, 0), min(z + 2, shape[0])),
+        slice(max(y - 1, 0), min(y + 2, shape[1])),
+        slice(max(x - 1, 0), min(x + 2, shape[2])),
+    )
