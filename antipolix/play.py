@@ -45,6 +45,7 @@ def play_game(
     seed: SeedLike,
     keep_reports: bool = True,
     on_turn: Callable[[Game, TurnReport], None] | None = None,
+    on_start: Callable[[PlayedGame], None] | None = None,
 ) -> PlayedGame:
     """Play one game to its end (R10). Each agent gets its own generator from the seed (R12)."""
     if len(agents) != rules.players:
@@ -61,6 +62,8 @@ def play_game(
     game.start()
     armies = tuple(tuple(game.pieces(seat)) for seat in range(rules.players))
     played = PlayedGame(game, tuple(getattr(b, "name", type(b).__name__) for b in bots), armies)
+    if on_start is not None:
+        on_start(played)
     while game.result is None:
         decisions = {seat: bots[seat].act(game.observe(seat)) for seat in game.living}
         report = game.play_turn(

@@ -63,9 +63,17 @@ class View:
         tele = self.own[obs.traits[self.own] == Trait.TELEPORTER]
         self.net: Network = network(obs.ids[tele], obs.cells[tele], rules.teleport_field)
         self._reach: dict[int, IntArray] = {}
+        self._reached_by: tuple[IntArray, IntArray] | None = None
+        self._moves = np.array([rules.piece_types[k].move for k in PieceType], dtype=np.int64)
+        self._strengths = np.array(
+            [rules.piece_types[k].strength for k in PieceType], dtype=np.int64
+        )
 
     def move_field(self, row: int) -> int:
-        return self.rules.piece_types[PieceType(int(self.obs.types[row]))].move
+        return int(self._moves[self.obs.types[row]])
+
+    def strength(self, row: int) -> int:
+        return int(self._strengths[self.obs.types[row]])
 
     def reach(self, row: int) -> IntArray:
         """Flat cells the piece in observation row ``row`` reaches (cached)."""
@@ -81,22 +89,19 @@ class View:
         cells = zip(z.tolist(), y.tolist(), x.tolist(), strict=True)
         return [c for c in cells if c not in self.occupied]
 
-    def reaches(self, row: int, flat: int) -> bool:
-        cells = self.reach(row)
-        i = int(np.searchsorted(cells, flat))
-        return i < len(cells) and int(cells[i]) == flat
-
     def attackers_of(self, cell: Sequence[int]) -> list[int]:
-        """Rows of own mobile pieces that reach ``cell``."""
-        flat = int(np.ravel_multi_index(tuple(int(c) for c in cell), self.rules.shape))
-        return [
-            int(r)
-            for r in self.own
-            if self.obs.types[r] != PieceType.FORTRESS and self.reaches(int(r), flat)
-        ]
-
-    def strength(self, row: int) -> int:
-        return self.rules.piece_types[PieceType(int(self.obs.types[row]))].strength
+        """Rows of own mobile pieces that reach ``cell``, in row order."""
+        if self._reached_by is None:
+            rows = [int(r) for r in self.own if self.obs.types[r] != PieceType.FORTRESS]
+            cells = [self.reach(r) for r in rows]
+            flat = np.concatenate(cells) if cells else np.zeros(0, dtype=np.int64)
+            who = np.repeat(np.asarray(rows, dtype=np.int64), [len(c) for c in cells])
+            order = np.argsort(flat, kind="stable")
+            self._reached_by = (flat[order], who[order])
+        flat_sorted, who_sorted = self._reached_by
+        key = int(np.ravel_multi_index(tuple(int(c) for c in cell), self.rules.shape))
+        lo, hi = np.searchsorted(flat_sorted, [key, key + 1])
+        return sorted(int(r) for r in who_sorted[lo:hi])
 
     def visible_defence(self, row: int) -> int:
         """The defence of an enemy piece as far as this player can see (R8, owner counting)."""

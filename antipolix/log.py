@@ -1,0 +1,89 @@
+"""Events in words, for turn logs."""
+
+from __future__ import annotations
+
+from antipolix.combat import Outcome
+from antipolix.end import GameResult
+from antipolix.events import (
+    Combat,
+    Commanded,
+    Crushed,
+    Discarded,
+    Eliminated,
+    Event,
+    Fate,
+    GameOver,
+    Moved,
+    Received,
+    Rejected,
+    Sent,
+    TimerChanged,
+    Undelivered,
+)
+from antipolix.orders import Attack, Move, Order
+
+
+def cell_text(cell: tuple[int, int, int] | None) -> str:
+    return "-" if cell is None else "({},{},{})".format(*cell)
+
+
+def order_text(order: Order) -> str:
+    if isinstance(order, Move):
+        return f"move #{order.piece} to {cell_text(order.cell)}"
+    if isinstance(order, Attack):
+        return f"attack {cell_text(order.cell)} with " + ",".join(f"#{p}" for p in order.pieces)
+    return "pass"
+
+
+def result_text(result: GameResult) -> str:
+    who = "draw" if result.winner is None else f"player {result.winner} wins"
+    order = ", ".join(f"P{p}" for p in result.elimination_order) or "none"
+    return f"{who} ({result.reason.value}) after {result.turns} turns; eliminated in order: {order}"
+
+
+def describe(event: Event) -> str:
+    """One line of plain text for an event."""
+    match event:
+        case Received(player, at):
+            return f"P{player} order received at {at:.2f}s"
+        case Rejected(player, order, reason):
+            return f"P{player} {order_text(order)}: rejected, {reason}"
+        case Discarded(player, order, reason):
+            return f"P{player} {order_text(order)}: discarded, {reason}"
+        case Moved(player, piece, src, dst):
+            return f"P{player} moves #{piece} {cell_text(src)} -> {cell_text(dst)}"
+        case Crushed(player, piece, victim, owner, cell):
+            return f"P{player} #{piece} crushes P{owner}'s invisible #{victim} on {cell_text(cell)}"
+        case Combat() as c:
+            verdict = "succeeds" if c.success else "fails"
+            dropped = ", ".join(f"#{p}: {why}" for p, why in c.dropped)
+            return (
+                f"P{c.player} attacks P{c.target_owner}'s #{c.target} on {cell_text(c.cell)} "
+                f"with {','.join(f'#{p}' for p in c.pieces)}: {c.attack} vs {c.defence}, "
+                f"{verdict}" + (f" (dropped {dropped})" if dropped else "")
+            )
+        case Fate(player, target, _, outcome, draw, landing, destroyed):
+            if outcome is Outcome.TELEPORT:
+                end = "and is destroyed (cell occupied)" if destroyed else "and survives"
+                what = f"teleported to {cell_text(landing)} {end}"
+            elif outcome is Outcome.CONVERT:
+                what = f"converted to P{player}"
+            else:
+                what = "destroyed"
+            return f"  draw {draw:.3f}: #{target} {what}"
+        case Eliminated(player, reason, at, by, taken, removed):
+            how = {"chief": f"lost its chief to P{by}", "timer": "ran out of time", "quit": "quit"}
+            pieces = f", {len(taken)} pieces go to P{by}" if taken else ""
+            pieces += f", {len(removed)} pieces removed" if removed else ""
+            return f"P{player} ELIMINATED at {at:.2f}s: {how.get(reason, reason)}{pieces}"
+        case Sent(sender, to, text):
+            return f"P{sender} -> {'all' if to is None else f'P{to}'}: {text!r}"
+        case Undelivered(sender, to, reason):
+            return f"P{sender} -> P{to}: undelivered, {reason}"
+        case Commanded(player, command):
+            return f"P{player} sends {command.value}"
+        case TimerChanged(player, before, after):
+            return f"P{player} timer {before:.1f} -> {after:.1f}"
+        case GameOver(result):
+            return "GAME OVER: " + result_text(result)
+    return repr(event)
