@@ -377,7 +377,9 @@ class Game:
                 TimerChanged(p, before[p], self._clock.timers[p]) for p in self._clock.timers
             )
         if self.result is None and self.turn >= self.rules.max_turns:
-            self._finish(None, EndReason.TURN_LIMIT, events)
+            self._finish(None, EndReason.TURN_LIMIT)
+        if self.result is not None:  # the game ended this turn: GameOver closes the report
+            events.append(GameOver(self.result))
         self._last_events = tuple(events)
         return TurnReport(self.turn, tuple(p for p, _ in schedule), tuple(events), self.result)
 
@@ -483,7 +485,10 @@ class Game:
                 raise TurnError(f"{what} must be a mapping {{player: ...}}, got {mapping!r}")
             out = {}
             for key, value in mapping.items():
-                p = self._player(key)
+                try:
+                    p = self._player(key)
+                except AntipolixError as exc:
+                    raise DeadPlayerError(f"{what}: {exc}") from None
                 if p not in living:
                     raise DeadPlayerError(f"{what} names player {p}, who is eliminated")
                 out[p] = value
@@ -684,7 +689,7 @@ class Game:
             else:
                 self._nul.discard(player)
             events.append(Commanded(player, item))
-            self._check_end(events)
+            self._check_end()
             return
         if item.to is None:
             for p in self._living:
@@ -735,19 +740,19 @@ class Game:
                     () if by is not None else tuple(ids),
                 )
             )
-        self._check_end(events)
+        self._check_end()
 
-    def _check_end(self, events: list[Event]) -> None:
+    def _check_end(self) -> None:
         if self.result is not None:
             return
         if len(self._living) == 1:
-            self._finish(self._living[0], EndReason.LAST_PLAYER, events)
+            self._finish(self._living[0], EndReason.LAST_PLAYER)
         elif not self._living:
-            self._finish(None, EndReason.ALL_ELIMINATED, events)
+            self._finish(None, EndReason.ALL_ELIMINATED)
         elif self._nul >= set(self._living):
-            self._finish(None, EndReason.NUL, events)
+            self._finish(None, EndReason.NUL)
 
-    def _finish(self, winner: int | None, reason: EndReason, events: list[Event]) -> None:
+    def _finish(self, winner: int | None, reason: EndReason) -> None:
+        """End the game now (R10); the turn's remaining orders are discarded."""
         self.result = GameResult(winner, reason, self.turn, tuple(self._eliminated))
         self.phase = Phase.OVER
-        events.append(GameOver(self.result))
