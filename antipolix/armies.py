@@ -16,12 +16,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from math import floor
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from antipolix.errors import ChiefError, OverBudgetError
 from antipolix.pieces import PieceType, Trait
-from antipolix.world import Cell, Shape
+from antipolix.world import Cell, IntArray, Shape
 
 if TYPE_CHECKING:  # the rules module imports this one
     from antipolix.rules import Rules
@@ -59,39 +62,111 @@ class Zone:
         return d
 
 
-def _ring_point(t: Fraction, a: int) -> tuple[Fraction, Fraction]:
-    """Point at arc length ``t`` on the border of the square ``[0, a]²``, clockwise from (0, 0)."""
-    if t < a:
-        return Fraction(0), t
-    if t < 2 * a:
-        return t - a, Fraction(a)
-    if t < 3 * a:
-        return Fraction(a), 3 * a - t
-    return 4 * a - t, Fraction(0)
+def _ring(a: int) -> IntArray:
+    """Integer points of the border of the square ``[0, a]²``, clockwise from (0, 0)."""
+    t = np.arange(4 * a)
+    y = np.select([t < a, t < 2 * a, t < 3 * a], [0, t - a, a], 4 * a - t)
+    x = np.select([t < a, t < 2 * a, t < 3 * a], [t, a, 3 * a - t], 0)
+    return np.stack([y, x], axis=1).astype(np.int64)
 
 
-def _zones_of_side(shape: Shape, players: int, side: int) -> list[Zone]:
+def _nearest(gaps: IntArray, seats: IntArray) -> IntArray:
+    """Each seat's distance to its nearest other seat."""
+    d = gaps[np.ix_(seats, seats)].astype(np.int64)
+    np.fill_diagonal(d, np.iinfo(np.int64).max)
+    out: IntArray = d.min(axis=1)
+    return out
+
+
+def _score(near: IntArray) -> tuple[int, int]:
+    """Lower is better: spread of nearest-enemy distances, then minus the smallest."""
+    return int(near.max() - near.min()), -int(near.min())
+
+
+def _improve(gaps: IntArray, seats: IntArray) -> tuple[IntArray, tuple[int, int]]:
+    """Move one seat at a time to the ring position that most improves the score."""
+    seats = seats.copy()
+    players, size = len(seats), len(gaps)
+    best = _score(_nearest(gaps, seats))
+    for _ in range(8 * players):
+        improved = False
+        for k in range(players):
+            others = np.delete(seats, k)
+            d = gaps[np.ix_(others, others)].astype(np.int64)
+            np.fill_diagonal(d, np.iinfo(np.int64).max)
+            to_new = gaps[:, others]  # (ring, players - 1)
+            near_others = np.minimum(d.min(axis=1)[None, :], to_new)
+            near_new = to_new.min(axis=1)
+            hi = np.maximum(near_others.max(axis=1), near_new)
+            lo = np.minimum(near_others.min(axis=1), near_new)
+            spread = hi - lo
+            taken = np.isin(np.arange(size), others)
+            key = np.where(taken, np.iinfo(np.int64).max // 4, spread * (size + 2) - lo)
+            c = int(np.argmin(key))
+            score = (int(spread[c]), -int(lo[c]))
+            if score < best:
+                seats[k], best, improved = c, score, True
+        if not improved:
+            break
+    return seats, best
+
+
+def _seats_on_ring(a: int, side: int, players: int) -> tuple[IntArray, tuple[int, int]]:
+    """Positions on the ring for ``players`` boxes of ``side``: fair, then far apart.
+
+    Deterministic local search (integer arithmetic only), from every rotation of positions evenly
+    spaced in arc length; the best result wins.
+    """
+    ring = _ring(a)
+    delta = np.abs(ring[:, None, :] - ring[None, :, :])
+    gaps = np.maximum(delta - side + 1, 0).max(axis=2)  # Chebyshev distance between the boxes
+    best_seats: IntArray | None = None
+    best = (np.iinfo(np.int64).max, 0)
+    for offset in range(max(1, (4 * a) // players)):
+        seats = np.array([offset + (4 * a * k) // players for k in range(players)], dtype=np.int64)
+        seats, score = _improve(gaps, seats % len(ring))
+        if score < best:
+            best_seats, best = seats, score
+    assert best_seats is not None
+    seats = best_seats
+    return ring[np.sort(seats)], best
+
+
+@cache
+def _home_zones(shape: Shape, players: int) -> tuple[Zone, ...] | None:
     depth, n, _ = shape
-    a = n - side
-    zones = []
-    for k in range(players):
-        y, x = _ring_point(Fraction(4 * a * k, players), a)
-        y0, x0 = floor(y + Fraction(1, 2)), floor(x + Fraction(1, 2))
-        zones.append(Zone((0, y0, x0), (depth, y0 + side, x0 + side)))
-    return zones
-
-
-def home_zones(shape: Shape, players: int) -> list[Zone] | None:
-    """The R3 home zones of ``players`` seats on a ``P × N × N`` board, or None if none fit."""
-    n = shape[1]
     side = 1
     while 2 * players * (side + 1) ** 2 <= n * n:
         side += 1
+    fallback: tuple[tuple[int, int], int, IntArray] | None = None
     for s in range(side, 0, -1):
-        zones = _zones_of_side(shape, players, s)
-        if all(zones[i].gap(zones[j]) >= 2 for i in range(players) for j in range(i)):
-            return zones
-    return None
+        a = n - s
+        if a == 0:
+            continue
+        corners, (spread, neg_min) = _seats_on_ring(a, s, players)
+        if -neg_min < 2:
+            continue  # some zones touch: not a fit at this side
+        if spread <= 1:
+            fallback = ((spread, neg_min), s, corners)
+            break
+        if fallback is None or spread < fallback[0][0]:
+            fallback = ((spread, neg_min), s, corners)
+    if fallback is None:
+        return None
+    _, s, corners = fallback
+    return tuple(Zone((0, int(y), int(x)), (depth, int(y) + s, int(x) + s)) for y, x in corners)
+
+
+def home_zones(shape: Shape, players: int) -> list[Zone] | None:
+    """The R3 home zones of ``players`` seats on a ``P × N × N`` board, or None if none fit.
+
+    Zones are boxes over every layer with a square ``s × s`` footprint touching the border of the
+    plane, at least two cells apart. Among the sides that cover at most half of the plane, the
+    largest whose seats are fair (every seat's nearest enemy zone at the same distance, give or
+    take one cell) is chosen; if no side is fair, the fairest. Seats go clockwise from (0, 0).
+    """
+    zones = _home_zones(tuple(int(v) for v in shape), int(players))  # type: ignore[arg-type]
+    return None if zones is None else list(zones)
 
 
 def budget_from_credits(shape: Shape, players: int, credits_per_100: float) -> int:
