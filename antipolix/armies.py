@@ -165,7 +165,7 @@ def home_zones(shape: Shape, players: int) -> list[Zone] | None:
     largest whose seats are fair (every seat's nearest enemy zone at the same distance, give or
     take one cell) is chosen; if no side is fair, the fairest. Seats go clockwise from (0, 0).
     """
-    zones = _home_zones(tuple(int(v) for v in shape), int(players))  # type: ignore[arg-type]
+    zones = _home_zones((int(shape[0]), int(shape[1]), int(shape[2])), int(players))
     return None if zones is None else list(zones)
 
 

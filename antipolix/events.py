@@ -1,14 +1,16 @@
 """What happens in a turn, in order: the turn report's events.
 
 Each event says who is told of it (:meth:`Event.audience`): ``None`` means every player; otherwise
-the players named. A player's observation (R6, R12) carries only the events it is told of; the
-turn report and a replay carry all of them (the full truth).
+the players named. A player's observation (R6, R12) carries only the events it is told of, with
+the ids of other players' invisible pieces left out (:meth:`Event.redacted`); the turn report and
+a replay carry all of them, whole (the full truth).
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, fields
+from collections.abc import Callable
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from antipolix.combat import Outcome
@@ -38,6 +40,10 @@ class Event:
     def told(self, player: int) -> bool:
         who = self.audience()
         return who is None or player in who
+
+    def redacted(self, hidden: Callable[[int], bool]) -> Event:
+        """The event as a player is told it: pieces ``hidden`` to that player left out (R6)."""
+        return self
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready form (enums by name, tuples as lists), with the event's ``kind``."""
@@ -124,6 +130,14 @@ class Combat(Event):
     def success(self) -> bool:
         return self.attack > self.defence
 
+    def redacted(self, hidden: Callable[[int], bool]) -> Event:
+        """The defender is not told the ids of invisible attackers (only the powers)."""
+        return replace(
+            self,
+            pieces=tuple(p for p in self.pieces if not hidden(p)),
+            dropped=tuple(d for d in self.dropped if not hidden(d[0])),
+        )
+
     def audience(self) -> frozenset[int] | None:
         return frozenset((self.player, self.target_owner))
 
@@ -162,6 +176,14 @@ class Eliminated(Event):
     by: int | None
     taken: tuple[int, ...]
     removed: tuple[int, ...]
+
+    def redacted(self, hidden: Callable[[int], bool]) -> Event:
+        """Other players are not told the ids of invisible pieces taken or removed."""
+        return replace(
+            self,
+            taken=tuple(p for p in self.taken if not hidden(p)),
+            removed=tuple(p for p in self.removed if not hidden(p)),
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -225,6 +225,11 @@ class Game:
         """R6, R12: what ``player`` may know now."""
         player = self._player(player)
         ids, owners, types, traits, cells = observe_pieces(self.board, player)
+        board = self.board
+
+        def hidden(pid: int) -> bool:  # another player's invisible piece (R6)
+            return bool(board.trait[pid] == Trait.INVISIBLE and board.owner[pid] != player)
+
         return Observation(
             player=player,
             turn=self.turn,
@@ -232,7 +237,7 @@ class Game:
             living=self.living,
             nul=tuple(sorted(self._nul)),
             messages=tuple(self._inbox[player]),
-            events=tuple(e for e in self._last_events if e.told(player)),
+            events=tuple(e.redacted(hidden) for e in self._last_events if e.told(player)),
             ids=ids,
             owners=owners,
             types=types,
@@ -606,15 +611,9 @@ class Game:
         src = board.cell(pid)
         victim = board.at(cell)
         if victim >= 0:  # an enemy invisible piece: destroyed, the mover takes the cell (R6)
-            victim_owner = int(board.owner[victim])
-            was_chief = board.trait[victim] == Trait.CHIEF
+            # (never a chief: a piece has exactly one trait, R2)
             board.remove(victim)
-            board.move(pid, cell)
-            events.append(Crushed(player, pid, victim, victim_owner, cell))
-            events.append(Moved(player, pid, src, cell))
-            if was_chief:
-                self._eliminate([victim_owner], "chief", at, player, events)
-            return
+            events.append(Crushed(player, pid, victim, int(board.owner[victim]), cell))
         board.move(pid, cell)
         events.append(Moved(player, pid, src, cell))
 
