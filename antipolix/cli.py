@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from antipolix import __version__
 from antipolix.agents import AGENTS
@@ -17,24 +17,19 @@ from antipolix.play import PlayedGame, play_game
 from antipolix.rules import Rules
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be >= 1")
-    return value
+def _int_at_least(minimum: int, what: str = "") -> Callable[[str], int]:
+    """An argparse type: an integer >= ``minimum``, refused with a message that says why."""
 
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{what}{value} must be >= {minimum}")
+        return value
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"seed {value} must be >= 0")
-    return value
+    return parse
 
 
 def parser() -> argparse.ArgumentParser:
@@ -50,7 +45,9 @@ def parser() -> argparse.ArgumentParser:
         "turn log (every turn up to --full-turns, then only turns with combat or eliminations) "
         "and the result.",
     )
-    demo.add_argument("--seed", type=_seed, default=7, help="game seed (default 7)")
+    demo.add_argument(
+        "--seed", type=_int_at_least(0, "seed "), default=7, help="game seed (default 7)"
+    )
     demo.add_argument(
         "--agents",
         nargs="+",
@@ -60,13 +57,15 @@ def parser() -> argparse.ArgumentParser:
     )
     demo.add_argument(
         "--shape",
-        type=_positive,
+        type=_int_at_least(1),
         nargs=2,
         metavar=("P", "N"),
         default=(4, 8),
         help="board of P layers of N×N cells (default 4 8)",
     )
-    demo.add_argument("--max-turns", type=_positive, default=500, help="turn limit (default 500)")
+    demo.add_argument(
+        "--max-turns", type=_int_at_least(1), default=500, help="turn limit (default 500)"
+    )
     demo.add_argument(
         "--full-turns",
         type=int,

@@ -16,6 +16,8 @@ from antipolix import (
 from antipolix.errors import PhaseError
 from antipolix.events import Discarded, Eliminated, GameOver, Moved
 from antipolix.game import Phase
+from tests.positions import of_kind as of_type
+from tests.positions import passes, seq
 
 # R8 with p_destroy = 1: a successful attack always destroys its target, so every hand-traced
 # capture below is certain.
@@ -55,18 +57,6 @@ def three_way(**options):
     }
     game.start()
     return game, ids
-
-
-def passes(game):
-    return {p: Pass() for p in game.living}
-
-
-def seq(game):
-    return {p: float(i) for i, p in enumerate(game.living)}
-
-
-def of_type(events, kind):
-    return [e for e in events if isinstance(e, kind)]
 
 
 def test_r10_last_living_player_wins():

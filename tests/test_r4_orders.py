@@ -23,27 +23,10 @@ from antipolix.errors import (
     UnknownPieceError,
 )
 from antipolix.events import Combat, Eliminated, Fate, Moved, Received, Rejected
+from tests.positions import make_game, of_kind
 
 ARMY, HOVER, FORT = PieceType.ARMY, PieceType.HOVERCRAFT, PieceType.FORTRESS
 NONE, INVIS, CHIEF = Trait.NONE, Trait.INVISIBLE, Trait.CHIEF
-
-
-def make_game(placements, *, players=2, shape=(1, 5, 5), seed=0, timers=False, **options):
-    """A started hand-made game. ``placements``: ``(player, type, trait, cell)`` in seat order.
-
-    Returns the game and the new piece ids, in the order given.
-    """
-    rules = Rules(shape=shape, players=players, zones=False, budget=1000, timers=timers, **options)
-    game = Game(rules, seed=seed)
-    ids = [game.place(p, kind, trait, cell) for p, kind, trait, cell in placements]
-    game.start()
-    return game, ids
-
-
-def of_kind(report, kind, player=None):
-    return [
-        e for e in report.events if isinstance(e, kind) and (player is None or e.player == player)
-    ]
 
 
 def snapshot(game, ids):

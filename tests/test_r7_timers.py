@@ -10,6 +10,8 @@ import pytest
 
 from antipolix import Game, Move, Pass, PieceType, Rules, Trait
 from antipolix.events import Discarded, Eliminated, Moved, Received, Rejected, TimerChanged
+from tests.positions import of_kind as of_type
+from tests.positions import passes
 
 
 def chiefs_game(players, seed=0, **options):
@@ -29,14 +31,6 @@ def chiefs_game(players, seed=0, **options):
     ]
     game.start()
     return game, ids
-
-
-def passes(game):
-    return {p: Pass() for p in game.living}
-
-
-def of_type(report, kind):
-    return [e for e in report.events if isinstance(e, kind)]
 
 
 # -- the worked examples -------------------------------------------------------------------------

@@ -16,25 +16,13 @@ import pytest
 from antipolix import Attack, Game, Move, Outcome, Pass, PieceType, Rules, Trait
 from antipolix.combat import draw_outcome, outcome_distribution
 from antipolix.events import Combat, Eliminated, Fate, Rejected
+from tests.positions import make_game, of_kind
 
 ARMY, HOVER, FORT = PieceType.ARMY, PieceType.HOVERCRAFT, PieceType.FORTRESS
 NONE, INVIS, TELE, CHIEF = Trait.NONE, Trait.INVISIBLE, Trait.TELEPORTER, Trait.CHIEF
 DESTROY_ONLY = {"p_destroy": 1, "p_teleport": 0, "p_convert": 0}
 TELEPORT_ONLY = {"p_destroy": 0, "p_teleport": 1, "p_convert": 0}
 CONVERT_ONLY = {"p_destroy": 0, "p_teleport": 0, "p_convert": 1}
-
-
-def make_game(placements, *, players=2, shape=(1, 5, 5), seed=0, timers=False, **options):
-    """A started hand-made game. ``placements``: ``(player, type, trait, cell)`` in seat order."""
-    rules = Rules(shape=shape, players=players, zones=False, budget=1000, timers=timers, **options)
-    game = Game(rules, seed=seed)
-    ids = [game.place(p, kind, trait, cell) for p, kind, trait, cell in placements]
-    game.start()
-    return game, ids
-
-
-def of_kind(events, kind):
-    return [e for e in events if isinstance(e, kind)]
 
 
 def board_state(game, ids):

@@ -17,6 +17,8 @@ from antipolix import (
 from antipolix.errors import MessageError
 from antipolix.events import Commanded, Discarded, Eliminated, Moved, Sent, Undelivered
 from antipolix.game import Phase
+from tests.positions import of_kind as of_type
+from tests.positions import passes, seq
 
 # The usual board, 1×8×8, three chief armies (a, b, c) far enough apart not to touch:
 #
@@ -38,19 +40,6 @@ def three(b_cell=(0, 0, 2), extra=None, **options):
             ids[player].append(game.place(player, kind, trait, at))
     game.start()
     return game, ids
-
-
-def passes(game):
-    return {p: Pass() for p in game.living}
-
-
-def seq(game):
-    """Think times 0, 1, 2, … in seat order: reception order is seat order."""
-    return {p: float(i) for i, p in enumerate(game.living)}
-
-
-def of_type(events, kind):
-    return [e for e in events if isinstance(e, kind)]
 
 
 # -- broadcast -----------------------------------------------------------------------------------
