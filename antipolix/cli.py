@@ -68,7 +68,7 @@ def parser() -> argparse.ArgumentParser:
     )
     demo.add_argument(
         "--full-turns",
-        type=int,
+        type=_int_at_least(0),
         default=8,
         metavar="K",
         help="log the first K turns in full (default 8)",

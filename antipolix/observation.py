@@ -34,7 +34,7 @@ class PieceView:
     trait: Trait | None  # None for other players' pieces (R6)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds arrays: compare fields, not observations
 class Observation:
     player: int
     turn: int  # turns played so far
