@@ -92,10 +92,8 @@ def _improve(gaps: IntArray, seats: IntArray) -> tuple[IntArray, tuple[int, int]
         improved = False
         for k in range(players):
             others = np.delete(seats, k)
-            d = gaps[np.ix_(others, others)].astype(np.int64)
-            np.fill_diagonal(d, np.iinfo(np.int64).max)
             to_new = gaps[:, others]  # (ring, players - 1)
-            near_others = np.minimum(d.min(axis=1)[None, :], to_new)
+            near_others = np.minimum(_nearest(gaps, others)[None, :], to_new)
             near_new = to_new.min(axis=1)
             hi = np.maximum(near_others.max(axis=1), near_new)
             lo = np.minimum(near_others.min(axis=1), near_new)
@@ -138,7 +136,7 @@ def _home_zones(shape: Shape, players: int) -> tuple[Zone, ...] | None:
     side = 1
     while 2 * players * (side + 1) ** 2 <= n * n:
         side += 1
-    fallback: tuple[tuple[int, int], int, IntArray] | None = None
+    chosen: tuple[tuple[int, int], int, IntArray] | None = None
     for s in range(side, 0, -1):
         a = n - s
         if a == 0:
@@ -147,13 +145,13 @@ def _home_zones(shape: Shape, players: int) -> tuple[Zone, ...] | None:
         if -neg_min < 2:
             continue  # some zones touch: not a fit at this side
         if spread <= 1:
-            fallback = ((spread, neg_min), s, corners)
+            chosen = ((spread, neg_min), s, corners)
             break
-        if fallback is None or spread < fallback[0][0]:
-            fallback = ((spread, neg_min), s, corners)
-    if fallback is None:
+        if chosen is None or spread < chosen[0][0]:
+            chosen = ((spread, neg_min), s, corners)
+    if chosen is None:
         return None
-    _, s, corners = fallback
+    _, s, corners = chosen
     return tuple(Zone((0, int(y), int(x)), (depth, int(y) + s, int(x) + s)) for y, x in corners)
 
 

@@ -28,11 +28,6 @@ class Outcome(enum.IntEnum):
     CONVERT = 2  # becomes the attacker's property, type and trait kept (a chief loses its trait)
 
 
-def strengths(rules: Rules) -> np.ndarray:
-    """Strength per piece type, indexable by the piece table's ``kind`` column."""
-    return np.array([rules.piece_types[k].strength for k in PieceType], dtype=np.int64)
-
-
 def attack_power(board: Board, strength: np.ndarray, pieces: Iterable[int]) -> int:
     """R8: sum of the strengths of the listed pieces that can attack (alive, not fortresses)."""
     ids = np.unique(np.asarray(list(pieces), dtype=np.int64))

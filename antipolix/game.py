@@ -27,7 +27,6 @@ from antipolix.combat import (
     defence_power,
     draw_outcome,
     outcome_distribution,
-    strengths,
 )
 from antipolix.end import EndReason, GameResult
 from antipolix.errors import (
@@ -122,8 +121,8 @@ class Game:
         self._placement_rng = np.random.Generator(np.random.PCG64(placement))
         self._agent_seeds = agents
         self.board = Board(rules.shape, rules.players, rules.teleport_field)
-        self._strength = strengths(rules)
-        self._move_field = np.array([rules.piece_types[k].move for k in PieceType], dtype=np.int64)
+        self._strength = rules.strength_table
+        self._move_field = rules.move_table
         self._outcomes = outcome_distribution(rules)
         self.phase = Phase.PLACEMENT
         self._spent = [0] * rules.players

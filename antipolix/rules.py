@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
+import numpy as np
+import numpy.typing as npt
+
 from antipolix.armies import Zone, budget_from_credits, home_zones
 from antipolix.errors import RulesError
 from antipolix.pieces import PieceType, Trait, TraitCosts, TypeTable
@@ -141,6 +144,21 @@ class Rules:
     def home_zones(self) -> list[Zone] | None:
         """R3: each seat's home zone, or None with ``zones=False``."""
         return home_zones(self.shape, self.players) if self.zones else None
+
+    @cached_property
+    def strength_table(self) -> npt.NDArray[np.int64]:
+        """R2 strength per piece type, indexable by a piece-type code (read-only)."""
+        return self._type_table("strength")
+
+    @cached_property
+    def move_table(self) -> npt.NDArray[np.int64]:
+        """R2 move field per piece type, indexable by a piece-type code (read-only)."""
+        return self._type_table("move")
+
+    def _type_table(self, attr: str) -> npt.NDArray[np.int64]:
+        table = np.array([getattr(self.piece_types[k], attr) for k in PieceType], dtype=np.int64)
+        table.setflags(write=False)
+        return table
 
     @property
     def initial_timer(self) -> float:

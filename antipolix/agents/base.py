@@ -64,16 +64,12 @@ class View:
         self.net: Network = network(obs.ids[tele], obs.cells[tele], rules.teleport_field)
         self._reach: dict[int, IntArray] = {}
         self._reached_by: tuple[IntArray, IntArray] | None = None
-        self._moves = np.array([rules.piece_types[k].move for k in PieceType], dtype=np.int64)
-        self._strengths = np.array(
-            [rules.piece_types[k].strength for k in PieceType], dtype=np.int64
-        )
 
     def move_field(self, row: int) -> int:
-        return int(self._moves[self.obs.types[row]])
+        return int(self.rules.move_table[self.obs.types[row]])
 
     def strength(self, row: int) -> int:
-        return int(self._strengths[self.obs.types[row]])
+        return int(self.rules.strength_table[self.obs.types[row]])
 
     def reach(self, row: int) -> IntArray:
         """Flat cells the piece in observation row ``row`` reaches (cached)."""
