@@ -9,6 +9,8 @@ The rules contract is RULES.md (sections R1–R12); modules follow its concepts:
 the turn loop that ties them together.
 """
 
+__version__ = "0.1.0"  # before the imports: modules below read it
+
 from antipolix.armies import Zone, home_zones
 from antipolix.combat import Outcome, outcome_distribution
 from antipolix.end import EndReason, GameResult
@@ -18,6 +20,8 @@ from antipolix.messages import Command, Delivered, Message
 from antipolix.observation import Observation, PieceView
 from antipolix.orders import Attack, Move, Order, Pass
 from antipolix.pieces import Piece, PieceType, Trait, TraitCosts, TypeSpec, TypeTable
+from antipolix.play import play
+from antipolix.replay import Replay, load_replay
 from antipolix.rules import Rules
 
 __all__ = [
@@ -38,6 +42,7 @@ __all__ = [
     "Piece",
     "PieceType",
     "PieceView",
+    "Replay",
     "Rules",
     "Trait",
     "TraitCosts",
@@ -46,6 +51,7 @@ __all__ = [
     "TypeTable",
     "Zone",
     "home_zones",
+    "load_replay",
     "outcome_distribution",
+    "play",
 ]
-__version__ = "0.1.0"

@@ -89,3 +89,12 @@ class EmptyCellError(AntipolixError):
 
 class SeedError(AntipolixError):
     """A seed that is not None, a non-negative integer or a ``numpy.random.SeedSequence``."""
+
+
+class AgentError(AntipolixError):
+    """An agent that raised, or returned something that is not a decision, or an order the
+    engine refuses; the message names the agent, its seat and the turn."""
+
+
+class ReplayError(AntipolixError):
+    """A replay file that is missing, corrupt, truncated, edited or of a newer format."""

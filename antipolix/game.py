@@ -67,6 +67,9 @@ from antipolix.messages import normalise as normalise_message
 from antipolix.observation import Observation, observe_pieces
 from antipolix.orders import Attack, Move, Order
 from antipolix.orders import normalise as normalise_order
+from antipolix.pieces import CHIEF as _CHIEF
+from antipolix.pieces import FORTRESS as _FORTRESS
+from antipolix.pieces import INVISIBLE as _INVISIBLE
 from antipolix.pieces import Piece, PieceType, Trait
 from antipolix.reach import Network, reach_cells, reaches
 from antipolix.rules import Rules
@@ -102,6 +105,12 @@ def _seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise SeedError(f"seed must be None, an integer >= 0 or a SeedSequence, got {seed!r}")
     return np.random.SeedSequence(int(seed))
+
+
+def _think_time(player: int, t: object) -> float:
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or t < 0:
+        raise TurnError(f"player {player}: think time must be a finite number >= 0, got {t!r}")
+    return float(t)
 
 
 class Game:
@@ -227,7 +236,7 @@ class Game:
         board = self.board
 
         def hidden(pid: int) -> bool:  # another player's invisible piece (R6)
-            return bool(board.trait[pid] == Trait.INVISIBLE and board.owner[pid] != player)
+            return bool(board.trait[pid] == _INVISIBLE and board.owner[pid] != player)
 
         return Observation(
             player=player,
@@ -511,24 +520,35 @@ class Game:
             missing = sorted(living - set(given))
             if missing:
                 raise MissingOrderError(f"no think time for living player(s) {missing}")
-            for p, t in given.items():
-                if (
-                    isinstance(t, bool)
-                    or not isinstance(t, (int, float))
-                    or not math.isfinite(t)
-                    or t < 0
-                ):
-                    raise TurnError(
-                        f"player {p}: think time must be a finite number >= 0, got {t!r}"
-                    )
-                times[p] = float(t)
+            times.update({p: _think_time(p, t) for p, t in given.items()})
         mail: dict[int, list[Message | Command]] = {}
         if messages is not None:
             for p, items in seats(messages, "messages").items():
-                if isinstance(items, (str, bytes)) or not isinstance(items, Sequence):
-                    raise TurnError(f"player {p}: messages must be a list, got {items!r}")
-                mail[p] = [normalise_message(p, m, self.rules.players) for m in items]
+                mail[p] = self._messages(p, items)
         return normal, times, mail
+
+    def check_submission(
+        self,
+        player: int,
+        order: object,
+        think_time: object = 0.0,
+        messages: object = (),
+    ) -> None:
+        """Raise the error :meth:`play_turn` would raise for this one player's submission.
+
+        Lets a caller that gathers orders from several sources (agents) name the culprit.
+        """
+        p = self._player(player)
+        if p not in self._living:
+            raise DeadPlayerError(f"player {p} is eliminated")
+        normalise_order(p, order, self.board)
+        _think_time(p, think_time)
+        self._messages(p, messages)
+
+    def _messages(self, player: int, items: object) -> list[Message | Command]:
+        if isinstance(items, (str, bytes)) or not isinstance(items, Sequence):
+            raise TurnError(f"player {player}: messages must be a list, got {items!r}")
+        return [normalise_message(player, m, self.rules.players) for m in items]
 
     # -- internals: resolution ---------------------------------------------------------------------
 
@@ -540,7 +560,7 @@ class Game:
         return self.board.network(owner)
 
     def _reaches(self, pid: int, target: Cell) -> bool:
-        if self.board.kind[pid] == PieceType.FORTRESS:
+        if self.board.kind[pid] == _FORTRESS:
             return False
         return reaches(
             self.rules.shape, self.board.cell(pid), self._field(pid), self._net(pid), target
@@ -553,7 +573,7 @@ class Game:
             return f"piece {pid} was destroyed"
         if board.owner[pid] != player:
             return f"piece {pid} now belongs to player {int(board.owner[pid])}"
-        if board.kind[pid] == PieceType.FORTRESS:
+        if board.kind[pid] == _FORTRESS:
             return f"piece {pid} is a fortress, which never moves (R2)"
         if not self._reaches(pid, cell):
             return f"cell {cell} is out of reach of piece {pid} (R5)"
@@ -561,7 +581,7 @@ class Game:
         if occupant >= 0:
             if board.owner[occupant] == player:
                 return f"cell {cell} holds your piece {occupant}"
-            if board.trait[occupant] != Trait.INVISIBLE:
+            if board.trait[occupant] != _INVISIBLE:
                 return f"cell {cell} holds an enemy piece (attack it instead)"
         return None
 
@@ -569,7 +589,7 @@ class Game:
         target = self.board.at(order.cell)
         # an invisible target reads as an empty cell, so that the reason leaks nothing (R6)
         if target < 0 or (
-            self.board.trait[target] == Trait.INVISIBLE and self.board.owner[target] != player
+            self.board.trait[target] == _INVISIBLE and self.board.owner[target] != player
         ):
             return f"no visible enemy piece on {order.cell}"
         if self.board.owner[target] == player:
@@ -587,7 +607,7 @@ class Game:
                 dropped.append((pid, "destroyed"))
             elif board.owner[pid] != player:
                 dropped.append((pid, f"now belongs to player {int(board.owner[pid])}"))
-            elif board.kind[pid] == PieceType.FORTRESS:
+            elif board.kind[pid] == _FORTRESS:
                 dropped.append((pid, "a fortress never attacks (R2)"))
             elif not self._reaches(pid, order.cell):
                 dropped.append((pid, "out of reach (R5)"))
@@ -640,7 +660,7 @@ class Game:
         if attack <= defence:  # R8: strictly more is needed; a failed attack changes nothing
             return
         outcome, u = draw_outcome(self._outcomes, self._rng)
-        was_chief = board.trait[target] == Trait.CHIEF
+        was_chief = board.trait[target] == _CHIEF
         landing: Cell | None = None
         destroyed = outcome is Outcome.DESTROY
         if outcome is Outcome.TELEPORT:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from antipolix.combat import Outcome
 from antipolix.end import GameResult
 from antipolix.events import (
@@ -21,6 +24,9 @@ from antipolix.events import (
     Undelivered,
 )
 from antipolix.orders import Attack, Move, Order
+
+if TYPE_CHECKING:
+    from antipolix.game import Game
 
 
 def cell_text(cell: tuple[int, int, int] | None) -> str:
@@ -87,3 +93,32 @@ def describe(event: Event) -> str:
         case GameOver(result):
             return "GAME OVER: " + result_text(result)
     return repr(event)
+
+
+def summary_lines(
+    game: Game, agents: Sequence[str], eliminations: Sequence[tuple[int, Eliminated]]
+) -> list[str]:
+    """A readable summary of a finished game: winner, reason, turns, eliminations (turn, how),
+    and the pieces and points each player has left.
+
+    ``eliminations`` are ``(turn, event)`` pairs in the order they happened.
+    """
+    result = game.result
+    assert result is not None
+    seat = [f"P{p} ({name})" for p, name in enumerate(agents)]
+    winner = "draw" if result.winner is None else f"{seat[result.winner]} wins"
+    lines = [f"result: {winner}, {result.reason.value}, after {result.turns} turns"]
+    for turn, e in eliminations:
+        how = {"chief": f"chief taken by P{e.by}", "timer": "out of time", "quit": "quit"}
+        lines.append(
+            f"  turn {turn:4d}: {seat[e.player]} eliminated, {how.get(e.reason, e.reason)}"
+        )
+    lines.append("pieces left (pieces, points of the budget):")
+    for p in range(game.rules.players):
+        mine = game.pieces(p)
+        points = sum(game.rules.piece_cost(x.type, x.trait) for x in mine)
+        state = "alive" if p in game.living else "out"
+        timer = game.timers.get(p)
+        clock = f", timer {timer:.1f} s" if timer is not None else ""
+        lines.append(f"  {seat[p]:<16} {len(mine):3d} pieces, {points:3d} points  ({state}{clock})")
+    return lines

@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from antipolix.events import Event
 from antipolix.messages import Delivered
+from antipolix.pieces import INVISIBLE as _INVISIBLE
 from antipolix.pieces import PieceType, Trait
 from antipolix.state import Board
 from antipolix.world import Cell, IntArray
@@ -69,7 +70,7 @@ def visible_mask(board: Board, player: int) -> npt.NDArray[np.bool_]:
     """R6: living pieces ``player`` may see (own pieces, and others' non-invisible pieces)."""
     n = board.count
     own = board.owner[:n] == player
-    mask: npt.NDArray[np.bool_] = board.alive[:n] & (own | (board.trait[:n] != Trait.INVISIBLE))
+    mask: npt.NDArray[np.bool_] = board.alive[:n] & (own | (board.trait[:n] != _INVISIBLE))
     return mask
 
 

@@ -36,6 +36,13 @@ class Trait(enum.IntEnum):
     CHIEF = 3  # exactly one per player; losing it eliminates the player (R8)
 
 
+# Plain-int codes for hot loops (enum attribute access is slow on Python 3.11).
+FORTRESS = int(PieceType.FORTRESS)
+INVISIBLE = int(Trait.INVISIBLE)
+TELEPORTER = int(Trait.TELEPORTER)
+CHIEF = int(Trait.CHIEF)
+
+
 @dataclass(frozen=True, slots=True)
 class TypeSpec:
     """The numbers of one piece type (R2)."""

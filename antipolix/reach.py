@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -73,6 +74,20 @@ def network(
     """Build a :class:`Network` from teleporter ids and cells."""
     pos = np.asarray(positions, dtype=np.int64).reshape(-1, 3)
     return Network(np.asarray(ids, dtype=np.int64), pos, components(pos, field))
+
+
+@lru_cache(maxsize=1024)
+def _cached(ids: bytes, positions: bytes, field: int) -> Network:
+    as_ints = np.frombuffer(ids, dtype=np.int64), np.frombuffer(positions, dtype=np.int64)
+    return network(*as_ints, field)
+
+
+def cached_network(ids: IntArray, positions: IntArray, field: int) -> Network:
+    """:func:`network`, remembered for the last networks seen (agents rebuild theirs each turn,
+    and teleporters rarely move)."""
+    ids = np.ascontiguousarray(ids, dtype=np.int64)
+    positions = np.ascontiguousarray(positions, dtype=np.int64)
+    return _cached(ids.tobytes(), positions.tobytes(), field)
 
 
 EMPTY_NETWORK = Network(np.zeros(0, dtype=np.int64), _EMPTY3, np.zeros(0, dtype=np.int64))
@@ -132,3 +147,38 @@ def reaches(
         return False
     d = np.abs(dests - t).max(axis=1)
     return bool(np.any((d >= 1) & (d <= move)))
+
+
+def reach_many(
+    shape: Shape, positions: IntArray, moves: IntArray, net: Network
+) -> tuple[IntArray, IntArray]:
+    """R5 for many pieces at once: ``(who, flat)``, every (piece index, reached flat cell) pair.
+
+    The same cells as :func:`reach_cells` for each piece (``who`` indexes ``positions``), in no
+    particular order. Pieces next to no teleporter, the common case, are done in one array
+    operation per move field; the others one by one.
+    """
+    positions = np.asarray(positions, dtype=np.int64).reshape(-1, 3)
+    moves = np.asarray(moves, dtype=np.int64)
+    dims = np.asarray(shape, dtype=np.int64)
+    near = np.zeros(len(positions), dtype=bool)
+    if len(net):
+        gap = np.abs(positions[:, None, :] - net.positions[None, :, :]).max(axis=2)
+        near = (gap == 1).any(axis=1)
+    whos: list[IntArray] = []
+    flats: list[IntArray] = []
+    for move in np.unique(moves[(moves > 0) & ~near]).tolist():
+        rows = np.flatnonzero((moves == move) & ~near)
+        cells = positions[rows][:, None, :] + offsets(move)[None, :, :]
+        inside = np.all((cells >= 0) & (cells < dims), axis=2)
+        who = np.broadcast_to(rows[:, None], inside.shape)[inside]
+        whos.append(who)
+        flats.append(np.ravel_multi_index(cells[inside].T, shape))
+    for row in np.flatnonzero(near & (moves > 0)).tolist():
+        flat = reach_cells(shape, positions[row], int(moves[row]), net)
+        whos.append(np.full(len(flat), row, dtype=np.int64))
+        flats.append(flat)
+    if not whos:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    return np.concatenate(whos).astype(np.int64), np.concatenate(flats).astype(np.int64)

@@ -10,8 +10,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from antipolix.pieces import TELEPORTER as _TELEPORTER
 from antipolix.pieces import Piece, PieceType, Trait
-from antipolix.reach import EMPTY_NETWORK, Network, network
+from antipolix.reach import EMPTY_NETWORK, Network, cached_network
 from antipolix.world import Cell, IntArray, Shape, cube
 
 ALL_OWNERS = -1  # network key when every player's teleporters serve (teleport_network="all")
@@ -75,18 +76,22 @@ class Board:
         net = self._networks.get(owner)
         if net is None:
             n = self.count
-            mask = self.alive[:n] & (self.trait[:n] == Trait.TELEPORTER)
+            mask = self.alive[:n] & (self.trait[:n] == _TELEPORTER)
             if owner != ALL_OWNERS:
                 mask &= self.owner[:n] == owner
             ids = np.flatnonzero(mask)
-            net = network(ids, self.pos[ids], self.teleport_field) if len(ids) else EMPTY_NETWORK
+            net = (
+                cached_network(ids, self.pos[ids], self.teleport_field)
+                if len(ids)
+                else EMPTY_NETWORK
+            )
             self._networks[owner] = net
         return net
 
     # -- changing --------------------------------------------------------------------------------
 
     def _touch(self, pid: int) -> None:
-        if self.trait[pid] == Trait.TELEPORTER:
+        if self.trait[pid] == _TELEPORTER:
             self._networks.clear()
 
     def add(self, owner: int, kind: PieceType, trait: Trait, cell: Cell) -> int:

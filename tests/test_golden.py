@@ -1,20 +1,25 @@
-"""Golden trace: a stored seeded game replayed and compared event by event (R4–R12).
+"""Golden replays: stored seeded games replayed event by event (R4–R12).
 
-An unintended change of any rule fails here loudly, at the first turn that differs.
+Loading a replay re-simulates every turn with today's engine and compares every event, and
+``verify`` plays the built-in agents again and compares every decision; an unintended change of
+any rule or agent fails here loudly, naming the first turn that differs.
 """
 
 from __future__ import annotations
 
-import json
+import pytest
 
+from antipolix import load_replay
 from tests import golden
 
 
-def test_golden_trace_replays_event_for_event() -> None:
-    stored = json.loads(golden.PATH.read_text())
-    now = golden.trace()
-    assert now["rules"] == stored["rules"]
-    assert now["armies"] == stored["armies"], "placement changed (R3)"
-    for turn, (got, want) in enumerate(zip(now["turns"], stored["turns"], strict=False), start=1):
-        assert got == want, f"turn {turn} differs from the golden trace"
-    assert len(now["turns"]) == len(stored["turns"])
+@pytest.mark.parametrize("name", sorted(golden.GAMES))
+def test_golden_replay_replays_event_for_event(name: str) -> None:
+    replay = load_replay(golden.path(name))  # raises at the first event that differs
+    rules, agents, seed, _ = golden.GAMES[name]
+    assert replay.rules == rules
+    assert replay.agents == tuple(a.name for a in agents)
+    assert replay.seed.entropy == seed
+    report = replay.verify()
+    assert report.agents_rerun
+    assert report.turns_checked == replay.last_turn == replay.result.turns

@@ -38,7 +38,7 @@ def checked_game(rules: Rules, seed: int, agents: list) -> tuple[Game, list]:
         state["pieces"] = len(played.game.pieces())
         state["timer_sum"] = sum(played.game.timers.values())
 
-    def on_turn(game: Game, report) -> None:
+    def on_turn(game: Game, report, decisions) -> None:
         check_state(game)
         pieces = len(game.pieces())
         # pieces are conserved except by destruction (conversion only changes owners)
@@ -61,7 +61,7 @@ def test_invariants_hold_in_random_games(name: str) -> None:
     rules = RULE_SETS[name]
     ends = set()
     for seed in range(6):
-        agents = [RandomAgent if (seed + p) % 2 else GreedyAgent for p in range(rules.players)]
+        agents = [RandomAgent() if (seed + p) % 2 else GreedyAgent() for p in range(rules.players)]
         game, reports = checked_game(rules, seed, agents)
         ends.add(game.result.reason)
         assert game.result.turns == len(reports)
@@ -73,18 +73,18 @@ def test_invariants_hold_in_random_games(name: str) -> None:
 def test_invariants_hold_in_many_random_games(name: str) -> None:
     rules = dataclasses.replace(RULE_SETS[name], max_turns=400)
     for seed in range(100, 160):
-        agents = [RandomAgent if (seed + p) % 3 else GreedyAgent for p in range(rules.players)]
+        agents = [RandomAgent() if (seed + p) % 3 else GreedyAgent() for p in range(rules.players)]
         checked_game(rules, seed, agents)
 
 
 def test_r12_same_seed_same_game_event_for_event() -> None:
     rules = Rules(shape=(4, 8, 8), players=3, max_turns=200)
-    agents = [GreedyAgent, RandomAgent, RandomAgent]
-    first = play_game(rules, agents, seed=11)
-    second = play_game(rules, agents, seed=11)
+    agents = [GreedyAgent(), RandomAgent(), RandomAgent()]
+    first = play_game(rules, agents, seed=11, keep_reports=True)
+    second = play_game(rules, agents, seed=11, keep_reports=True)
     assert [r.events for r in first.reports] == [r.events for r in second.reports]
     assert first.result == second.result
-    other = play_game(rules, agents, seed=12)
+    other = play_game(rules, agents, seed=12, keep_reports=True)
     assert [r.events for r in other.reports] != [r.events for r in first.reports]
 
 
@@ -94,8 +94,8 @@ def test_r12_seed_sequence_is_not_consumed_by_a_game() -> None:
 
     seq = np.random.SeedSequence(2024)
     rules = Rules(shape=(4, 8, 8), players=2, max_turns=100)
-    a = play_game(rules, [RandomAgent, RandomAgent], seed=seq)
-    b = play_game(rules, [RandomAgent, RandomAgent], seed=seq)
+    a = play_game(rules, [RandomAgent(), RandomAgent()], seed=seq, keep_reports=True)
+    b = play_game(rules, [RandomAgent(), RandomAgent()], seed=seq, keep_reports=True)
     assert [r.events for r in a.reports] == [r.events for r in b.reports]
 
 

@@ -25,28 +25,51 @@ def test_readme_python_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Moved" in capsys.readouterr().out
 
 
-def test_cli_demo_prints_turn_log_and_result(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo", "--seed", "7"]) == 0
+def test_cli_demo_prints_summary_and_writes_a_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("AntipoliX demo: 2 players (greedy vs random)")
-    assert re.search(r"^turn +1: ", out, flags=re.M)
-    assert re.search(r"^result: (player \d wins|draw) ", out, flags=re.M)
-    assert main(["demo", "--seed", "7"]) == 0
+    assert out.startswith("AntipoliX: 4 players (greedy, greedy, random, greedy)")
+    assert re.search(r"^result: (P\d \(\w+\) wins|draw), ", out, flags=re.M)
+    assert "pieces left" in out
+    replay = tmp_path / "demo.apx.json.gz"
+    assert replay.is_file()
+    first = replay.read_bytes()
+    assert main(["demo", "--out", str(tmp_path)]) == 0
     assert capsys.readouterr().out == out, "the demo is not deterministic"
+    assert replay.read_bytes() == first, "the same game wrote a different replay"
+
+
+def test_cli_play_log_and_replay_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "g.apx.json.gz"
+    argv = ["play", "--agents", "greedy,random", "--seed", "3", "--rule", "shape=4,8,8"]
+    assert main([*argv, "--log", "--replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^turn +1: ", out, flags=re.M)
+    assert f"replay written to {path}" in out
+    assert main(["replay", "verify", str(path)]) == 0
+    assert "OK: " in capsys.readouterr().out
+    assert main(["replay", "show", str(path)]) == 0
+    assert "result: " in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["demo", "--seed", "-3"], "seed -3 must be >= 0"),
-        (["demo", "--agents", "nobody", "random"], "invalid choice: 'nobody'"),
-        (["demo", "--shape", "0", "8"], "0 must be >= 1"),
-        (["demo", "--max-turns", "x"], "'x' is not an integer"),
+        (["play", "--seed", "-3"], "seed -3 must be >= 0"),
+        (["play", "--agents", "greedy,nobody"], "unknown agent 'nobody'"),
+        (["play", "--rule", "shape=0,8,8"], None),
+        (["play", "--seed", "x"], "'x' is not an integer"),
     ],
 )
 def test_cli_refuses_bad_arguments(
-    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+    argv: list[str], message: str | None, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    if message is None:  # refused by the rules, after parsing
+        assert main(argv) == 2
+        assert "shape must be (P, N, N) with P >= 1" in capsys.readouterr().err
+        return
     with pytest.raises(SystemExit) as exit_info:
         main(argv)
     assert exit_info.value.code == 2
@@ -55,7 +78,7 @@ def test_cli_refuses_bad_arguments(
 
 def test_cli_reports_invalid_rules_without_a_traceback() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "antipolix", "demo", "--agents", "random"],
+        [sys.executable, "-m", "antipolix", "play", "--agents", "random"],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -1,23 +1,37 @@
 """What an agent is, and the helpers built-in agents share.
 
-An agent plays one seat of one game. It is built with the rules, its seat and its own generator
-(spawned from the game's seed, R12), chooses an army, then each turn turns its observation (R6) and
-nothing else into a :class:`Decision`.
+An agent object describes a player: its parameters and its army policy. For each game it plays,
+:func:`antipolix.play` copies it, gives the copy the rules, its seat and its own generator
+(spawned from the game's seed, R12), asks for an army, then each turn turns its observation (R6)
+and nothing else into a :class:`Decision`.
+
+A minimal agent:
+
+>>> from antipolix.orders import Pass
+>>> class Idle(Agent):
+...     name = "idle"
+...     def act(self, obs):
+...         return Decision(Pass(), think_time=1.0)
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, ClassVar
 
 import numpy as np
+import numpy.typing as npt
 
+from antipolix.agents.army import ArmyPolicy, RandomArmy
 from antipolix.armies import ArmyItem
 from antipolix.messages import Command, Message
 from antipolix.observation import Observation
 from antipolix.orders import Order, Pass
-from antipolix.pieces import PieceType, Trait
-from antipolix.reach import Network, network, reach_cells
+from antipolix.pieces import CHIEF as _CHIEF
+from antipolix.pieces import TELEPORTER as _TELEPORTER
+from antipolix.reach import Network, cached_network, destinations, reach_cells
 from antipolix.rules import Rules
 from antipolix.world import IntArray
 
@@ -32,77 +46,176 @@ class Decision:
 
 
 class Agent:
-    """Base class of agents. Subclasses set ``name`` and override :meth:`army` and :meth:`act`."""
+    """Base class of agents: a small, picklable description of a player.
 
-    name = "agent"
+    An agent object holds only its parameters and its army policy; :func:`antipolix.play`
+    copies it for each seat of each game and calls :meth:`setup` on the copy, so one object can
+    sit in several seats and several games (and be shipped to Ray workers). After ``setup`` the
+    copy has ``rules``, ``seat`` and ``rng`` (its own generator spawned from the game seed, R12).
 
-    def __init__(self, rules: Rules, player: int, rng: np.random.Generator) -> None:
+    Subclasses set ``name`` and override :meth:`act`; they may override :meth:`default_army`.
+    ``act`` sees the player's observation only (R6) and returns a :class:`Decision` (or a bare
+    order, read as a decision with think time 0).
+    """
+
+    name: ClassVar[str] = "agent"
+
+    def __init__(self, army: ArmyPolicy | None = None) -> None:
+        self.army_policy: ArmyPolicy = army if army is not None else self.default_army()
+
+    def default_army(self) -> ArmyPolicy:
+        return RandomArmy()
+
+    def setup(self, rules: Rules, seat: int, rng: np.random.Generator) -> None:
+        """Called on the per-game copy before the army is chosen."""
         self.rules = rules
-        self.player = player
+        self.seat = seat
         self.rng = rng
 
     def army(self) -> list[ArmyItem]:
-        raise NotImplementedError
+        """R3: the pieces to place, from the army policy (checked by the engine)."""
+        return self.army_policy.choose(self.rules, self.rng)
 
-    def act(self, obs: Observation) -> Decision:
-        raise NotImplementedError
+    def act(self, obs: Observation) -> Decision | Order:
+        raise NotImplementedError(f"{type(self).__name__} must define act(observation)")
+
+    def params(self) -> dict[str, Any]:
+        """The agent's own parameters (JSON-ready), recorded in replays and result tables."""
+        return {}
+
+    def spec(self) -> dict[str, Any]:
+        """Everything needed to rebuild a built-in agent: name, parameters, army policy."""
+        return {"name": self.name, "params": self.params(), "army": self.army_policy.spec()}
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
+        return f"{type(self).__name__}({args})"
 
 
 class View:
-    """An agent's reading of its observation: own pieces, visible enemies, reach (R5, R6).
+    """An agent's reading of its observation, as arrays: own pieces, visible enemies, every
+    (piece, cell) pair its pieces reach (R5), free cells and attackable targets (R4, R6).
 
-    Reach uses only what the agent can see: its own teleporters.
+    Reach uses what the agent can see: its own teleporters. Rows index the observation's arrays;
+    cells are flat indices into the board (``np.ravel_multi_index(cell, rules.shape)``).
     """
 
     def __init__(self, rules: Rules, obs: Observation) -> None:
         self.rules = rules
         self.obs = obs
-        self.own = np.flatnonzero(obs.owners == obs.player)
-        self.enemy = np.flatnonzero(obs.owners != obs.player)
-        self.occupied = {tuple(int(v) for v in c) for c in obs.cells}
-        tele = self.own[obs.traits[self.own] == Trait.TELEPORTER]
-        self.net: Network = network(obs.ids[tele], obs.cells[tele], rules.teleport_field)
+        self.shape = rules.shape
+        self.flat: IntArray = np.zeros(0, dtype=np.int64)
+        if len(obs.ids):
+            self.flat = np.asarray(np.ravel_multi_index(obs.cells.T, self.shape), dtype=np.int64)
+        mine = obs.owners == obs.player
+        self.own: IntArray = np.flatnonzero(mine)
+        self.enemy: IntArray = np.flatnonzero(~mine)
+        self.strengths: IntArray = rules.strength_table[obs.types]
+        self.fields: IntArray = rules.move_table[obs.types]
+        self.occupied = np.zeros(int(np.prod(self.shape)), dtype=bool)
+        self.occupied[self.flat] = True
+        tele = self.own[obs.traits[self.own] == _TELEPORTER]
+        self.net: Network = cached_network(obs.ids[tele], obs.cells[tele], rules.teleport_field)
+        chiefs = self.own[obs.traits[self.own] == _CHIEF]
+        self.chief: int = int(chiefs[0]) if len(chiefs) else -1
+        self.mobile: IntArray = self.own[self.fields[self.own] > 0]
         self._reach: dict[int, IntArray] = {}
-        self._reached_by: tuple[IntArray, IntArray] | None = None
 
-    def move_field(self, row: int) -> int:
-        return int(self.rules.move_table[self.obs.types[row]])
+    def cell(self, flat: int) -> tuple[int, int, int]:
+        z, y, x = np.unravel_index(int(flat), self.shape)
+        return int(z), int(y), int(x)
 
-    def strength(self, row: int) -> int:
-        return int(self.rules.strength_table[self.obs.types[row]])
+    @cached_property
+    def _near(self) -> npt.NDArray[np.bool_]:
+        """Which own mobile pieces stand within radius 1 of an own teleporter (R5)."""
+        if not len(self.net):
+            return np.zeros(len(self.mobile), dtype=bool)
+        cells = self.obs.cells[self.mobile]
+        gap = np.abs(cells[:, None, :] - self.net.positions[None, :, :]).max(axis=2)
+        near: npt.NDArray[np.bool_] = (gap == 1).any(axis=1)
+        return near
 
     def reach(self, row: int) -> IntArray:
-        """Flat cells the piece in observation row ``row`` reaches (cached)."""
+        """Sorted flat cells the own piece in observation row ``row`` reaches (R5, cached)."""
         if row not in self._reach:
             self._reach[row] = reach_cells(
-                self.rules.shape, self.obs.cells[row], self.move_field(row), self.net
+                self.shape, self.obs.cells[row], int(self.fields[row]), self.net
             )
         return self._reach[row]
 
-    def free_cells(self, row: int) -> list[tuple[int, int, int]]:
+    def free_reach(self, row: int) -> IntArray:
+        """Flat cells the piece in ``row`` may move to: reached and (as far as it sees) free.
+
+        An enemy invisible piece's cell looks free, and moving there is legal (it crushes, R6).
+        """
         flat = self.reach(row)
-        z, y, x = np.unravel_index(flat, self.rules.shape)
-        cells = zip(z.tolist(), y.tolist(), x.tolist(), strict=True)
-        return [c for c in cells if c not in self.occupied]
+        out: IntArray = flat[~self.occupied[flat]]
+        return out
+
+    def free_cells(self, row: int) -> list[tuple[int, int, int]]:
+        return [self.cell(f) for f in self.free_reach(row)]
+
+    def reaches_matrix(self, cells: IntArray) -> npt.NDArray[np.bool_]:
+        """``[i, j]``: does own mobile piece ``mobile[i]`` reach ``cells[j]`` (``(k, 3)``)? (R5)"""
+        pos = self.obs.cells[self.mobile]
+        fields = self.fields[self.mobile][:, None]
+        d = np.abs(pos[:, None, :] - cells[None, :, :]).max(axis=2)
+        hit: npt.NDArray[np.bool_] = (d >= 1) & (d <= fields)
+        for i in np.flatnonzero(self._near).tolist():
+            dests = destinations(pos[i], self.net)
+            dd = np.abs(dests[:, None, :] - cells[None, :, :]).max(axis=2)
+            hit[i] |= ((dd >= 1) & (dd <= fields[i])).any(axis=0)
+        return hit
+
+    @cached_property
+    def targets(self) -> dict[int, IntArray]:
+        """Each visible enemy row that own pieces reach → the rows of those pieces (sorted)."""
+        if not len(self.enemy) or not len(self.mobile):
+            return {}
+        hit = self.reaches_matrix(self.obs.cells[self.enemy])
+        return {int(self.enemy[j]): self.mobile[hit[:, j]] for j in np.flatnonzero(hit.any(axis=0))}
 
     def attackers_of(self, cell: Sequence[int]) -> list[int]:
         """Rows of own mobile pieces that reach ``cell``, in row order."""
-        if self._reached_by is None:
-            rows = [int(r) for r in self.own if self.obs.types[r] != PieceType.FORTRESS]
-            cells = [self.reach(r) for r in rows]
-            flat = np.concatenate(cells) if cells else np.zeros(0, dtype=np.int64)
-            who = np.repeat(np.asarray(rows, dtype=np.int64), [len(c) for c in cells])
-            order = np.argsort(flat, kind="stable")
-            self._reached_by = (flat[order], who[order])
-        flat_sorted, who_sorted = self._reached_by
-        key = int(np.ravel_multi_index(tuple(int(c) for c in cell), self.rules.shape))
-        lo, hi = np.searchsorted(flat_sorted, [key, key + 1])
-        return sorted(int(r) for r in who_sorted[lo:hi])
+        hit = self.reaches_matrix(np.asarray(cell, dtype=np.int64).reshape(1, 3))[:, 0]
+        return [int(r) for r in self.mobile[hit]]
+
+    @cached_property
+    def move_boxes(self) -> tuple[IntArray, IntArray, IntArray]:
+        """``(lo, hi, size)`` per own mobile piece: the candidate cells of its moves.
+
+        For a piece next to no teleporter, the box ``lo <= cell < hi`` around it (its reach is
+        the box minus its own cell); for the others, ``size`` is the length of its reach.
+        Together with :meth:`candidate` this lets an agent draw a uniform legal move by
+        rejection, without listing every move.
+        """
+        pos = self.obs.cells[self.mobile]
+        r = self.fields[self.mobile][:, None]
+        lo = np.maximum(pos - r, 0)
+        hi = np.minimum(pos + r + 1, np.asarray(self.shape))
+        size = np.prod(hi - lo, axis=1)
+        for i in np.flatnonzero(self._near).tolist():
+            size[i] = len(self.reach(int(self.mobile[i])))
+        return lo, hi, size
+
+    def candidate(self, i: int, k: int) -> int:
+        """The ``k``-th candidate cell (flat) of own mobile piece ``mobile[i]``; it is a legal
+        move iff it is free (:attr:`occupied`), the piece's own cell being occupied."""
+        if self._near[i]:
+            return int(self.reach(int(self.mobile[i]))[k])
+        lo, hi, _ = self.move_boxes
+        _, dy, dx = hi[i] - lo[i]
+        z, rest = divmod(k, int(dy * dx))
+        y, x = divmod(rest, int(dx))
+        return int(((lo[i, 0] + z) * self.shape[1] + lo[i, 1] + y) * self.shape[2] + lo[i, 2] + x)
+
+    def power(self, rows: Sequence[int] | IntArray) -> int:
+        """R8 attack power of the given own rows."""
+        return int(self.strengths[np.asarray(rows, dtype=np.int64)].sum())
 
     def visible_defence(self, row: int) -> int:
-        """The defence of an enemy piece as far as this player can see (R8, owner counting)."""
-        cell = self.obs.cells[row]
-        near = np.abs(self.obs.cells - cell).max(axis=1) <= 1
+        """R8 defence of the piece in ``row`` as far as this player can see."""
+        near = np.abs(self.obs.cells - self.obs.cells[row]).max(axis=1) <= 1
         if self.rules.defence_counts == "owner":
             near &= self.obs.owners == self.obs.owners[row]
-        return int(sum(self.strength(int(r)) for r in np.flatnonzero(near)))
+        return int(self.strengths[near].sum())

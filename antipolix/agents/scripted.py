@@ -1,130 +1,185 @@
 """Two built-in scripted players: a random one and a greedy aggressor.
 
-Both decide from their own observation only (R12) and draw every choice from their own generator.
+Both decide from their own observation only (R6, R12) and draw every choice from their own
+generator.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from antipolix.agents.army import ArmyPolicy, FixedArmy
 from antipolix.agents.base import Agent, Decision, View
-from antipolix.armies import ArmyItem
+from antipolix.events import Combat
 from antipolix.observation import Observation
 from antipolix.orders import Attack, Move, Pass
-from antipolix.pieces import PieceType, Trait
+from antipolix.pieces import PieceType
+from antipolix.world import IntArray
 
-
-def _buy(
-    agent: Agent, chief: ArmyItem, menu: list[ArmyItem], weights: list[float]
-) -> list[ArmyItem]:
-    """A chief, then random purchases from ``menu`` while anything is affordable."""
-    rules = agent.rules
-    army = [chief]
-    left = rules.army_budget - rules.piece_cost(*chief)
-    p = np.asarray(weights, dtype=float)
-    while True:
-        affordable = np.array([rules.piece_cost(k, t) <= left for k, t in menu])
-        if not affordable.any():
-            return army
-        w = np.where(affordable, p, 0.0)
-        if w.sum() == 0:
-            return army
-        kind, trait = menu[int(agent.rng.choice(len(menu), p=w / w.sum()))]
-        cost = rules.piece_cost(kind, trait)
-        if cost == 0 and len(army) >= 64:  # free pieces: stop somewhere
-            return army
-        army.append((kind, trait))
-        left -= cost
+MEMORY = 10  # turns a greedy agent remembers the defence a failed attack revealed
 
 
 class RandomAgent(Agent):
-    """Buys a random army; each turn attacks a random reachable enemy (half the time, when it
-    can), else moves a random piece to a random free cell it reaches."""
+    """A uniformly random legal order and a random army.
+
+    The orders it draws from, all equally likely: ``Pass``; every move of an own piece to a free
+    cell it reaches (R4, R5); and one attack per visible enemy piece in reach, made by every own
+    piece that reaches it. Think time: exponential with mean ``mean_think`` seconds (R7).
+    """
 
     name = "random"
 
-    def army(self) -> list[ArmyItem]:
-        chief_type = [PieceType.ARMY, PieceType.HOVERCRAFT][int(self.rng.integers(2))]
-        menu = [(k, t) for k in PieceType for t in (Trait.NONE, Trait.INVISIBLE, Trait.TELEPORTER)]
-        weights = [4.0 if t is Trait.NONE else 1.0 for _, t in menu]
-        return _buy(self, (chief_type, Trait.CHIEF), menu, weights)
+    def __init__(self, army: ArmyPolicy | None = None, mean_think: float = 1.0) -> None:
+        super().__init__(army)
+        self.mean_think = float(mean_think)
+
+    def params(self) -> dict[str, Any]:
+        return {"mean_think": self.mean_think}
 
     def act(self, obs: Observation) -> Decision:
         view = View(self.rules, obs)
-        think = float(self.rng.exponential(1.0))
-        if len(view.enemy) and self.rng.random() < 0.5:
-            targets = [int(r) for r in view.enemy if view.attackers_of(obs.cells[r])]
-            if targets:
-                row = targets[int(self.rng.integers(len(targets)))]
-                cell = tuple(int(c) for c in obs.cells[row])
-                pieces = [int(obs.ids[r]) for r in view.attackers_of(cell)]
-                return Decision(Attack(pieces, cell), think)  # type: ignore[arg-type]
-        movers = [int(r) for r in view.own if obs.types[r] != PieceType.FORTRESS]
-        for _ in range(4):
-            if not movers:
+        think = float(self.rng.exponential(self.mean_think))
+        size = view.move_boxes[2]
+        targets = sorted(view.targets)
+        ends = np.cumsum(size)
+        total = int(ends[-1]) if len(ends) else 0
+        while True:  # uniform over candidates; a move to an occupied cell is drawn again
+            k = int(self.rng.integers(total + len(targets) + 1))
+            if k >= total:
                 break
-            row = movers[int(self.rng.integers(len(movers)))]
-            cells = view.free_cells(row)
-            if cells:
-                cell = cells[int(self.rng.integers(len(cells)))]
-                return Decision(Move(int(obs.ids[row]), cell), think)
+            i = int(np.searchsorted(ends, k, side="right"))
+            flat = view.candidate(i, k - (int(ends[i - 1]) if i else 0))
+            if not view.occupied[flat]:
+                return Decision(Move(int(obs.ids[view.mobile[i]]), view.cell(flat)), think)
+        k -= total
+        if k < len(targets):
+            ids = [int(p) for p in obs.ids[view.targets[targets[k]]]]
+            return Decision(Attack(ids, view.cell(view.flat[targets[k]])), think)
         return Decision(Pass(), think)
 
 
 class GreedyAgent(Agent):
-    """Attacks whenever its pieces can beat the defence it sees, picking the widest margin;
-    otherwise advances the non-chief piece nearest to an enemy. Its chief stays back."""
+    """Attacks when it can beat the defence it sees; guards its chief; otherwise advances.
+
+    Each turn, in this order:
+
+    1. If its chief is threatened (the visible enemy pieces that could reach it next turn are
+       stronger than its defence), it attacks one of the threatening pieces if it can win, else
+       moves the chief to the free cell farthest from enemies.
+    2. Otherwise it makes the best winning attack (attack power > visible defence, R8), ranked by:
+       suspected enemy chief (an enemy mobile piece never seen to move), target value (its
+       type's cost), margin.
+    3. Otherwise it advances: the non-chief piece nearest an enemy moves to the reachable free
+       cell nearest an enemy (teleporters included, R5). The chief stays back.
+
+    Think time: uniform in ``[0.2, 1.5)`` seconds (R7). Default army: a fixed mix of armies,
+    hovercraft and invisible armies in the ratio 3 : 2 : 1.
+    """
 
     name = "greedy"
 
-    def army(self) -> list[ArmyItem]:
-        menu = [
-            (PieceType.ARMY, Trait.NONE),
-            (PieceType.HOVERCRAFT, Trait.NONE),
-            (PieceType.ARMY, Trait.INVISIBLE),
-        ]
-        return _buy(self, (PieceType.ARMY, Trait.CHIEF), menu, [3.0, 2.0, 1.0])
+    def default_army(self) -> ArmyPolicy:
+        return FixedArmy({"army": 3, "hovercraft": 2, "army+invisible": 1})
+
+    def setup(self, rules: Any, seat: int, rng: np.random.Generator) -> None:
+        super().setup(rules, seat, rng)
+        self._first_cell: dict[int, int] = {}  # enemy piece id → the first cell it was seen on
+        self._moved: set[int] = set()
+        self._failed: dict[int, tuple[int, int]] = {}  # target id → (turn, defence it showed)
 
     def act(self, obs: Observation) -> Decision:
         view = View(self.rules, obs)
         think = float(self.rng.uniform(0.2, 1.5))
+        self._remember(view)
         if not len(view.enemy):
             return Decision(Pass(), think)
-        best: tuple[int, int, Attack] | None = None
-        for row in view.enemy:
-            cell = tuple(int(c) for c in obs.cells[row])
-            rows = view.attackers_of(cell)
-            if not rows:
+        order = self._guard(view) or self._best_attack(view) or self._advance(view)
+        return Decision(order or Pass(), think)
+
+    def _remember(self, view: View) -> None:
+        for pid, flat in zip(
+            view.obs.ids[view.enemy].tolist(), view.flat[view.enemy].tolist(), strict=True
+        ):
+            if self._first_cell.setdefault(pid, flat) != flat:
+                self._moved.add(pid)
+        for event in view.obs.events:
+            if isinstance(event, Combat) and event.player == self.seat and not event.success:
+                self._failed[event.target] = (view.obs.turn, event.defence)
+
+    def _score(self, view: View, row: int) -> tuple[int, int]:
+        """Target ranking: (suspected chief, type cost)."""
+        kind = PieceType(int(view.obs.types[row]))
+        suspect = kind is not PieceType.FORTRESS and int(view.obs.ids[row]) not in self._moved
+        return int(suspect), self.rules.piece_types.cost(kind)
+
+    def _winning(self, view: View, rows: IntArray | list[int]) -> list[tuple[Any, Attack]]:
+        out = []
+        for row in rows:
+            attackers = view.targets.get(int(row))
+            if attackers is None:
                 continue
-            margin = sum(view.strength(r) for r in rows) - view.visible_defence(int(row))
+            defence = view.visible_defence(int(row))
+            turn, shown = self._failed.get(int(view.obs.ids[row]), (-MEMORY, 0))
+            if view.obs.turn - turn < MEMORY:  # hidden (invisible) defenders seen in combat
+                defence = max(defence, shown)
+            margin = view.power(attackers) - defence
             if margin > 0:
-                key = (margin, -len(rows))
-                if best is None or key > best[:2]:
-                    attack = Attack([int(obs.ids[r]) for r in rows], cell)  # type: ignore[arg-type]
-                    best = (key[0], key[1], attack)
-        if best is not None:
-            return Decision(best[2], think)
+                key = (*self._score(view, int(row)), margin, -len(attackers))
+                ids = [int(i) for i in view.obs.ids[attackers]]
+                out.append((key, Attack(ids, view.cell(view.flat[row]))))
+        return out
+
+    def _best_attack(self, view: View) -> Attack | None:
+        options = self._winning(view, list(view.targets))
+        return max(options, key=lambda o: o[0])[1] if options else None
+
+    def _guard(self, view: View) -> Move | Attack | None:
+        if view.chief < 0:
+            return None
+        obs = view.obs
+        here = obs.cells[view.chief]
+        gap = np.abs(obs.cells[view.enemy] - here).max(axis=1)
+        threats = view.enemy[gap <= view.fields[view.enemy] + 1]
+        if not len(threats):
+            return None
+        defence = view.visible_defence(view.chief)
+        strongest = max(
+            int(view.strengths[threats[obs.owners[threats] == owner]].sum())
+            for owner in np.unique(obs.owners[threats])
+        )
+        if strongest < defence:
+            return None
+        options = self._winning(view, threats)
+        if options:
+            return max(options, key=lambda o: o[0])[1]
+        mine = view.free_reach(view.chief)
+        if not len(mine):
+            return None
+        cells = np.stack(np.unravel_index(mine, view.shape), axis=1)
+        far = np.abs(cells[:, None, :] - obs.cells[view.enemy][None, :, :]).max(axis=2).min(axis=1)
+        if far.max() <= gap.min():
+            return None
+        best = np.flatnonzero(far == far.max())
+        pick = int(mine[best[int(self.rng.integers(len(best)))]])
+        return Move(int(obs.ids[view.chief]), view.cell(pick))
+
+    def _advance(self, view: View) -> Move | None:
+        obs = view.obs
+        movers = view.mobile[view.mobile != view.chief]
+        if not len(movers):
+            return None
         enemies = obs.cells[view.enemy]
-        movers = [
-            int(r)
-            for r in view.own
-            if obs.types[r] != PieceType.FORTRESS and obs.traits[r] != Trait.CHIEF
-        ]
-        if not movers:
-            return Decision(Pass(), think)
-        gaps = [int(np.abs(enemies - obs.cells[r]).max(axis=1).min()) for r in movers]
-        for i in np.argsort(gaps, kind="stable"):
-            mover = movers[int(i)]
-            cells = view.free_cells(mover)
-            if not cells:
+        now = np.abs(obs.cells[movers][:, None, :] - enemies[None]).max(axis=2).min(axis=1)
+        for i in np.argsort(now, kind="stable").tolist():  # the piece nearest an enemy first
+            mine = view.free_reach(int(movers[i]))
+            if not len(mine):
                 continue
-            arr = np.asarray(cells)
-            dist = np.abs(arr[:, None, :] - enemies[None, :, :]).max(axis=2).min(axis=1)
-            closest = np.flatnonzero(dist == dist.min())
-            pick = cells[int(closest[int(self.rng.integers(len(closest)))])]
-            if dist.min() < gaps[int(i)]:
-                return Decision(Move(int(obs.ids[mover]), pick), think)
-        return Decision(Pass(), think)
-
-
-AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent)}
+            cells = np.stack(np.unravel_index(mine, view.shape), axis=1)
+            after = np.abs(cells[:, None, :] - enemies[None]).max(axis=2).min(axis=1)
+            if after.min() < now[i]:  # then the cell nearest an enemy
+                best = np.flatnonzero(after == after.min())
+                pick = int(mine[best[int(self.rng.integers(len(best)))]])
+                return Move(int(obs.ids[movers[i]]), view.cell(pick))
+        return None

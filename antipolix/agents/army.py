@@ -1,0 +1,232 @@
+"""Army policies (R3): how an agent spends its budget before the game.
+
+Three policies, all small picklable objects and all drawing only from the agent's generator:
+
+- :class:`RandomArmy`: a random composition under the budget (the default of most agents, and
+  what balancing studies use);
+- :class:`FixedArmy`: a fixed composition, filled in the given proportions up to the budget;
+- :class:`GivenArmy`: an explicit list of pieces.
+
+Items are ``(PieceType, Trait)`` pairs or their names, ``"hovercraft"``, ``"army+invisible"``,
+``"army+chief"`` (:func:`parse_item`).
+
+>>> from antipolix import Rules
+>>> import numpy as np
+>>> army = FixedArmy({"army": 2, "hovercraft": 1}).choose(Rules(), np.random.default_rng(0))
+>>> [item_name(i) for i in army[:4]], len(army)
+(['army+chief', 'army', 'army', 'hovercraft'], 23)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from antipolix.armies import ArmyItem, check_army
+from antipolix.errors import ArmyError
+from antipolix.pieces import PieceType, Trait
+from antipolix.rules import Rules
+
+ItemLike = ArmyItem | str
+
+MAX_FREE_PIECES = 64  # pieces that cost nothing (a rules variant) are bought up to this count
+
+
+def parse_item(item: object) -> ArmyItem:
+    """``"hovercraft+invisible"`` or ``(PieceType.HOVERCRAFT, Trait.INVISIBLE)`` → the pair."""
+    if isinstance(item, str):
+        kind, _, trait = item.strip().lower().partition("+")
+        try:
+            return PieceType[kind.upper()], Trait[(trait or "none").upper()]
+        except KeyError:
+            raise ArmyError(
+                f"unknown army item {item!r}: write TYPE or TYPE+TRAIT with TYPE one of "
+                "army, hovercraft, fortress and TRAIT one of invisible, teleporter, chief"
+            ) from None
+    try:
+        kind, trait = item  # type: ignore[misc]
+        return PieceType(int(kind)), Trait(int(trait))
+    except (TypeError, ValueError):
+        raise ArmyError(
+            f"an army item is a (PieceType, Trait) pair or a name like 'army+invisible', "
+            f"got {item!r}"
+        ) from None
+
+
+def item_name(item: ArmyItem) -> str:
+    """``(HOVERCRAFT, INVISIBLE)`` → ``"hovercraft+invisible"``; no suffix for trait none."""
+    kind, trait = item
+    return kind.name.lower() + ("" if trait is Trait.NONE else "+" + trait.name.lower())
+
+
+class ArmyPolicy(Protocol):
+    def choose(self, rules: Rules, rng: np.random.Generator) -> list[ArmyItem]: ...
+
+    def spec(self) -> dict[str, Any]: ...
+
+
+def _fill(
+    rules: Rules,
+    chief: ArmyItem,
+    menu: Sequence[ArmyItem],
+    pick: Any,
+) -> list[ArmyItem]:
+    """A chief, then ``pick(affordable_mask, counts)`` → index into ``menu``, while affordable."""
+    army = [chief]
+    left = rules.army_budget - rules.piece_cost(*chief)
+    costs = np.array([rules.piece_cost(*i) for i in menu], dtype=np.int64)
+    counts = np.zeros(len(menu), dtype=np.int64)
+    while True:
+        affordable = costs <= left
+        if not affordable.any() or (len(army) > MAX_FREE_PIECES and (costs[affordable] == 0).all()):
+            return army
+        i = pick(affordable, counts)
+        if i is None:
+            return army
+        army.append(menu[i])
+        counts[i] += 1
+        left -= int(costs[i])
+
+
+@dataclass(frozen=True)
+class RandomArmy:
+    """A chief of a random mobile type, then random purchases (by ``weights``) while any item
+    of ``menu`` is affordable. The default menu is every type with trait none, invisible or
+    teleporter, equally weighted."""
+
+    menu: tuple[ArmyItem, ...] = tuple(
+        (k, t) for k in PieceType for t in (Trait.NONE, Trait.INVISIBLE, Trait.TELEPORTER)
+    )
+    weights: tuple[float, ...] | None = None
+    chief: tuple[PieceType, ...] = (PieceType.ARMY, PieceType.HOVERCRAFT)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "menu", tuple(parse_item(i) for i in self.menu))
+        if not self.menu:
+            raise ArmyError("RandomArmy needs a non-empty menu")
+        if any(t is Trait.CHIEF for _, t in self.menu):
+            raise ArmyError("RandomArmy's menu must not hold a chief (one is always bought)")
+        if self.weights is not None:
+            w = tuple(float(v) for v in self.weights)
+            if len(w) != len(self.menu) or min(w) < 0 or sum(w) <= 0:
+                raise ArmyError(
+                    f"RandomArmy needs one weight >= 0 per menu item, not all zero, got {w}"
+                )
+            object.__setattr__(self, "weights", w)
+        object.__setattr__(self, "chief", tuple(PieceType(k) for k in self.chief))
+        if not self.chief:
+            raise ArmyError("RandomArmy needs at least one chief type")
+
+    def choose(self, rules: Rules, rng: np.random.Generator) -> list[ArmyItem]:
+        kind = (
+            self.chief[int(rng.integers(len(self.chief)))]
+            if len(self.chief) > 1
+            else (self.chief[0])
+        )
+        p = np.ones(len(self.menu)) if self.weights is None else np.asarray(self.weights)
+
+        def pick(affordable: np.ndarray, counts: np.ndarray) -> int | None:
+            w = np.where(affordable, p, 0.0)
+            total = w.sum()
+            if total <= 0:
+                return None
+            return int(rng.choice(len(w), p=w / total))
+
+        return _fill(rules, (kind, Trait.CHIEF), self.menu, pick)
+
+    def spec(self) -> dict[str, Any]:
+        return {
+            "policy": "random",
+            "menu": [item_name(i) for i in self.menu],
+            "weights": None if self.weights is None else list(self.weights),
+            "chief": [k.name.lower() for k in self.chief],
+        }
+
+
+@dataclass(frozen=True)
+class FixedArmy:
+    """A fixed composition: a chief, then items bought in the proportions of ``mix`` (the item
+    furthest below its share first, ties in ``mix`` order) until none is affordable. Draws
+    nothing from the generator."""
+
+    mix: Mapping[ItemLike, float]
+    chief: PieceType = PieceType.ARMY
+    _items: tuple[ArmyItem, ...] = field(init=False, repr=False, compare=False)
+    _shares: tuple[float, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.mix, Mapping) or not self.mix:
+            raise ArmyError(f"FixedArmy needs a non-empty mapping item → share, got {self.mix!r}")
+        items = tuple(parse_item(i) for i in self.mix)
+        shares = tuple(float(v) for v in self.mix.values())
+        if any(t is Trait.CHIEF for _, t in items):
+            raise ArmyError("FixedArmy's mix must not hold a chief (one is always bought)")
+        if min(shares) <= 0:
+            raise ArmyError(f"FixedArmy's shares must be > 0, got {shares}")
+        object.__setattr__(self, "mix", dict(zip(items, shares, strict=True)))
+        object.__setattr__(self, "chief", PieceType(self.chief))
+        object.__setattr__(self, "_items", items)
+        object.__setattr__(self, "_shares", shares)
+
+    def choose(self, rules: Rules, rng: np.random.Generator) -> list[ArmyItem]:
+        shares = np.asarray(self._shares)
+
+        def pick(affordable: np.ndarray, counts: np.ndarray) -> int | None:
+            need = np.where(affordable, (counts + 1) / shares, np.inf)
+            return int(np.argmin(need))
+
+        return _fill(rules, (self.chief, Trait.CHIEF), self._items, pick)
+
+    def spec(self) -> dict[str, Any]:
+        return {
+            "policy": "fixed",
+            "mix": {item_name(i): s for i, s in zip(self._items, self._shares, strict=True)},
+            "chief": self.chief.name.lower(),
+        }
+
+
+@dataclass(frozen=True)
+class GivenArmy:
+    """Exactly these pieces (one of them the chief); checked against the rules when chosen."""
+
+    items: tuple[ArmyItem, ...]
+
+    def __init__(self, items: Iterable[ItemLike]) -> None:
+        if isinstance(items, str):
+            items = [i for i in items.split(",") if i.strip()]
+        object.__setattr__(self, "items", tuple(parse_item(i) for i in items))
+
+    def choose(self, rules: Rules, rng: np.random.Generator) -> list[ArmyItem]:
+        return list(self.items)
+
+    def spec(self) -> dict[str, Any]:
+        return {"policy": "given", "items": [item_name(i) for i in self.items]}
+
+
+def policy_from_spec(spec: Mapping[str, Any]) -> ArmyPolicy:
+    """Rebuild a policy from :meth:`spec` data (replays, result tables)."""
+    try:
+        kind = spec["policy"]
+        if kind == "random":
+            return RandomArmy(
+                menu=tuple(spec["menu"]),
+                weights=None if spec.get("weights") is None else tuple(spec["weights"]),
+                chief=tuple(PieceType[k.upper()] for k in spec["chief"]),
+            )
+        if kind == "fixed":
+            return FixedArmy(dict(spec["mix"]), chief=PieceType[spec["chief"].upper()])
+        if kind == "given":
+            return GivenArmy(spec["items"])
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise ArmyError(f"malformed army policy {dict(spec)!r}: {exc}") from None
+    raise ArmyError(f"unknown army policy {spec.get('policy')!r} (random, fixed or given)")
+
+
+def checked_army(rules: Rules, seat: int, items: Iterable[ItemLike]) -> list[ArmyItem]:
+    """Parse ``items`` and check them against the rules (R3); errors name the seat."""
+    army = [parse_item(i) for i in items]
+    check_army(seat, army, rules)
+    return army

@@ -1,0 +1,45 @@
+"""The ``antipolix`` command: one subcommand per module of this package.
+
+    antipolix demo                      # the README's main job
+    antipolix play --agents greedy,random,greedy,greedy --seed 3 --replay game.apx.json.gz
+    antipolix replay verify game.apx.json.gz
+
+Each module defines ``register(subparsers)``, which adds its parser with ``func`` set to the
+function that runs it. Bad input ends with ``antipolix: error: ...`` on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from antipolix import __version__
+from antipolix.cli import play, replay
+from antipolix.errors import AntipolixError
+
+MODULES = [play, replay]
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog="antipolix", description="AntipoliX (1995): rules engine, agents and simulator."
+    )
+    top.add_argument("--version", action="version", version=f"antipolix {__version__}")
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module in MODULES:
+        module.register(sub)
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except AntipolixError as exc:
+        print(f"antipolix: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("antipolix: interrupted", file=sys.stderr)
+        return 130
+    return code

@@ -1,0 +1,79 @@
+"""What every command shares: argument types, rules options, agents, error reporting."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+
+from antipolix.agents import Agent, agent_named
+from antipolix.config import apply_overrides, load_rules_file, load_rules_table, parse_override
+from antipolix.errors import AntipolixError, RulesError
+from antipolix.rules import Rules
+
+
+def int_at_least(minimum: int, what: str = "") -> Callable[[str], int]:
+    """An argparse type: an integer >= ``minimum``, refused with a message that says why."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{what}{value} must be >= {minimum}")
+        return value
+
+    return parse
+
+
+def agent_list(text: str) -> list[str]:
+    """An argparse type: comma-separated built-in agent names, checked at once."""
+    names = [n.strip() for n in text.split(",")]
+    for name in names:
+        try:
+            agent_named(name)
+        except AntipolixError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return names
+
+
+def add_rules_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("rules (RULES.md options; default: the 1995 rules)")
+    group.add_argument(
+        "--rules",
+        type=Path,
+        metavar="FILE",
+        help="a TOML file of rule options (e.g. players = 6, [hovercraft] cost = 1)",
+    )
+    group.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override one option, repeatable: players=6, shape=6,12,12, hovercraft.cost=1, "
+        "invisible.cost=4, max_turns=500, timers=false",
+    )
+
+
+def rules_from_args(args: argparse.Namespace, players: int | None = None) -> Rules:
+    """Rules from ``--rules`` and ``--rule``; ``players`` (the number of agents given) fills in
+    the player count when neither sets it, and must agree with it when one does."""
+    base = Rules() if args.rules is None else load_rules_file(args.rules)
+    rules = apply_overrides(base, args.rule)
+    if players is None:
+        return rules
+    explicit = any(parse_override(r)[0] == "players" for r in args.rule) or (
+        args.rules is not None and "players" in load_rules_table(args.rules)
+    )
+    if not explicit and rules.players != players:
+        return apply_overrides(rules, [f"players={players}"])
+    if rules.players != players:
+        raise RulesError(
+            f"the rules are for {rules.players} players but {players} agents are given"
+        )
+    return rules
+
+
+def agents_from_names(names: list[str]) -> list[Agent]:
+    return [agent_named(n) for n in names]

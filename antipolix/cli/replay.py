@@ -1,0 +1,58 @@
+"""``antipolix replay verify FILE`` and ``antipolix replay show FILE``."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from antipolix.events import Eliminated
+from antipolix.log import describe, summary_lines
+from antipolix.replay import load_replay
+
+
+def register(sub: Any) -> None:
+    replay = sub.add_parser(
+        "replay",
+        help="check or show a replay file",
+        description="Work with replay files (antipolix-replay format, see antipolix.replay).",
+    )
+    verbs = replay.add_subparsers(dest="verb", required=True, metavar="VERB")
+    verify = verbs.add_parser(
+        "verify",
+        help="re-simulate a replay from its header and check every event",
+        description="Load FILE (checksum, format version), re-simulate every turn with the "
+        "engine and compare every event; when the agents are built-in, play them again from "
+        "the seed and compare every decision. Exit code 0 if the file checks, 2 if not.",
+    )
+    verify.add_argument("file", type=Path, metavar="FILE")
+    verify.set_defaults(func=run_verify)
+    show = verbs.add_parser("show", help="print a replay's header and summary (and its log)")
+    show.add_argument("file", type=Path, metavar="FILE")
+    show.add_argument("--log", action="store_true", help="print every turn's events")
+    show.set_defaults(func=run_show)
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    report = load_replay(args.file).verify()
+    print(f"{args.file}: {report}")
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    replay = load_replay(args.file)
+    rules = replay.rules
+    print(
+        f"{args.file}: antipolix-replay written by antipolix {replay.engine_version}; "
+        f"{rules.players} players ({', '.join(replay.agents)}) on a "
+        f"{'×'.join(str(d) for d in rules.shape)} board, seed {replay.seed.entropy}"
+    )
+    eliminations = []
+    for report in replay:
+        eliminations += [(report.turn, e) for e in report.events if isinstance(e, Eliminated)]
+        if args.log:
+            for e in report.events:
+                print(f"turn {report.turn:4d}: {describe(e)}")
+    for line in summary_lines(replay.state_at(replay.last_turn), replay.agents, eliminations):
+        print(line)
+    return 0
