@@ -5,7 +5,8 @@
     antipolix replay verify game.apx.json.gz
 
 Each module defines ``register(subparsers)``, which adds its parser with ``func`` set to the
-function that runs it. Bad input ends with ``antipolix: error: ...`` on stderr and exit code 2.
+function that runs it. Commands from other packages (``antipolix view``, from ``viz``) register
+the same function under the ``antipolix.commands`` entry-point group of ``pyproject.toml``. Bad input ends with ``antipolix: error: ...`` on stderr and exit code 2.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from importlib.metadata import entry_points
 
 from antipolix import __version__
 from antipolix.cli import play, replay
@@ -29,6 +31,13 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in MODULES:
         module.register(sub)
+    for entry in entry_points(group="antipolix.commands"):  # e.g. ``view``, from viz
+        try:
+            register = entry.load()
+        except ImportError as exc:  # a broken plug-in must not take the other commands down
+            print(f"antipolix: command {entry.name!r} is unavailable: {exc}", file=sys.stderr)
+            continue
+        register(sub)
     return top
 
 
