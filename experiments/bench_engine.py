@@ -23,7 +23,7 @@ def bench_games(rules: Rules, games: int) -> None:
     turns = 0
     start = time.perf_counter()
     for seed in range(games):
-        agents = [GreedyAgent if p % 2 == 0 else RandomAgent for p in range(rules.players)]
+        agents = [GreedyAgent() if p % 2 == 0 else RandomAgent() for p in range(rules.players)]
         played = play_game(rules, agents, seed, keep_reports=False)
         turns += played.result.turns
     elapsed = time.perf_counter() - start
@@ -37,7 +37,7 @@ def bench_engine_only(rules: Rules, games: int) -> None:
     """Replay the orders of played games into fresh games, timing ``play_turn`` alone."""
     recorded = []
     for seed in range(games):
-        agents = [GreedyAgent if p % 2 == 0 else RandomAgent for p in range(rules.players)]
+        agents = [GreedyAgent() if p % 2 == 0 else RandomAgent() for p in range(rules.players)]
         turns: list[tuple[dict, dict, dict]] = []
         original = Game.play_turn
 

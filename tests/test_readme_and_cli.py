@@ -14,15 +14,22 @@ from antipolix.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_readme_python_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+def test_readme_python_examples_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     text = (ROOT / "README.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
-    assert blocks, "README has no python example"
-    namespace: dict[str, object] = {}
-    exec(compile(blocks[0], "README.md", "exec"), namespace)
-    game = namespace["game"]
-    assert game.turn == 1  # type: ignore[attr-defined]
+    assert len(blocks) >= 2, "README lost its python examples"
+    monkeypatch.chdir(tmp_path)  # examples may write files
+    engine: dict[str, object] = {}
+    exec(compile(blocks[0], "README.md", "exec"), engine)
+    assert engine["game"].turn == 1  # type: ignore[attr-defined]
     assert "Moved" in capsys.readouterr().out
+    agents: dict[str, object] = {}
+    exec(compile(blocks[1], "README.md", "exec"), agents)
+    replay = agents["replay"]
+    assert replay.result == agents["result"]  # type: ignore[attr-defined]
+    assert (tmp_path / "game.apx.json.gz").is_file()
 
 
 def test_cli_demo_prints_summary_and_writes_a_replay(

@@ -104,19 +104,19 @@ class View:
         self.rules = rules
         self.obs = obs
         self.shape = rules.shape
-        self.flat: IntArray = np.zeros(0, dtype=np.int64)
-        if len(obs.ids):
-            self.flat = np.asarray(np.ravel_multi_index(obs.cells.T, self.shape), dtype=np.int64)
+        p, n, m = self.shape
+        self.flat: IntArray = obs.cells @ np.array([n * m, m, 1], dtype=np.int64)
         mine = obs.owners == obs.player
         self.own: IntArray = np.flatnonzero(mine)
         self.enemy: IntArray = np.flatnonzero(~mine)
         self.strengths: IntArray = rules.strength_table[obs.types]
         self.fields: IntArray = rules.move_table[obs.types]
-        self.occupied = np.zeros(int(np.prod(self.shape)), dtype=bool)
+        self.occupied = np.zeros(p * n * m, dtype=bool)
         self.occupied[self.flat] = True
-        tele = self.own[obs.traits[self.own] == _TELEPORTER]
+        # other players' traits are hidden (UNKNOWN_TRAIT), so these are own pieces only (R6)
+        tele = np.flatnonzero(obs.traits == _TELEPORTER)
         self.net: Network = cached_network(obs.ids[tele], obs.cells[tele], rules.teleport_field)
-        chiefs = self.own[obs.traits[self.own] == _CHIEF]
+        chiefs = np.flatnonzero(obs.traits == _CHIEF)
         self.chief: int = int(chiefs[0]) if len(chiefs) else -1
         self.mobile: IntArray = self.own[self.fields[self.own] > 0]
         self._reach: dict[int, IntArray] = {}
@@ -193,7 +193,8 @@ class View:
         r = self.fields[self.mobile][:, None]
         lo = np.maximum(pos - r, 0)
         hi = np.minimum(pos + r + 1, np.asarray(self.shape))
-        size = np.prod(hi - lo, axis=1)
+        side = hi - lo
+        size = side[:, 0] * side[:, 1] * side[:, 2]
         for i in np.flatnonzero(self._near).tolist():
             size[i] = len(self.reach(int(self.mobile[i])))
         return lo, hi, size
