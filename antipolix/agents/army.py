@@ -73,10 +73,12 @@ def _fill(
     chief: ArmyItem,
     menu: Sequence[ArmyItem],
     pick: Any,
+    budget: int | None = None,
 ) -> list[ArmyItem]:
-    """A chief, then ``pick(affordable_mask, counts)`` → index into ``menu``, while affordable."""
+    """A chief, then ``pick(affordable_mask, counts)`` → index into ``menu``, while affordable
+    within ``budget`` (default: the rules' army budget)."""
     army = [chief]
-    left = rules.army_budget - rules.piece_cost(*chief)
+    left = (rules.army_budget if budget is None else budget) - rules.piece_cost(*chief)
     costs = np.array([rules.piece_cost(*i) for i in menu], dtype=np.int64)
     counts = np.zeros(len(menu), dtype=np.int64)
     while True:
@@ -95,15 +97,31 @@ def _fill(
 class RandomArmy:
     """A chief of a random mobile type, then random purchases (by ``weights``) while any item
     of ``menu`` is affordable. The default menu is every type with trait none, invisible or
-    teleporter, equally weighted."""
+    teleporter, equally weighted.
+
+    ``spend=(low, high)`` first draws a fraction of the budget uniformly in ``[low, high]`` and
+    buys within that fraction only (never less than the chief): armies of varied total cost, which
+    balancing studies need to tell what a budget point is worth.
+    """
 
     menu: tuple[ArmyItem, ...] = tuple(
         (k, t) for k in PieceType for t in (Trait.NONE, Trait.INVISIBLE, Trait.TELEPORTER)
     )
     weights: tuple[float, ...] | None = None
     chief: tuple[PieceType, ...] = (PieceType.ARMY, PieceType.HOVERCRAFT)
+    spend: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
+        if self.spend is not None:
+            try:
+                low, high = (float(v) for v in self.spend)
+            except (TypeError, ValueError):
+                raise ArmyError(
+                    f"RandomArmy spend must be (low, high), got {self.spend!r}"
+                ) from None
+            if not 0 <= low <= high <= 1:
+                raise ArmyError(f"RandomArmy spend needs 0 <= low <= high <= 1, got {self.spend}")
+            object.__setattr__(self, "spend", (low, high))
         object.__setattr__(self, "menu", tuple(parse_item(i) for i in self.menu))
         if not self.menu:
             raise ArmyError("RandomArmy needs a non-empty menu")
@@ -135,7 +153,11 @@ class RandomArmy:
                 return None
             return int(rng.choice(len(w), p=w / total))
 
-        return _fill(rules, (kind, Trait.CHIEF), self.menu, pick)
+        budget = None
+        if self.spend is not None:
+            fraction = float(rng.uniform(*self.spend))
+            budget = max(int(fraction * rules.army_budget), rules.piece_cost(kind, Trait.CHIEF))
+        return _fill(rules, (kind, Trait.CHIEF), self.menu, pick, budget)
 
     def spec(self) -> dict[str, Any]:
         return {
@@ -143,6 +165,7 @@ class RandomArmy:
             "menu": [item_name(i) for i in self.menu],
             "weights": None if self.weights is None else list(self.weights),
             "chief": [k.name.lower() for k in self.chief],
+            "spend": None if self.spend is None else list(self.spend),
         }
 
 
@@ -215,6 +238,7 @@ def policy_from_spec(spec: Mapping[str, Any]) -> ArmyPolicy:
                 menu=tuple(spec["menu"]),
                 weights=None if spec.get("weights") is None else tuple(spec["weights"]),
                 chief=tuple(PieceType[k.upper()] for k in spec["chief"]),
+                spend=None if spec.get("spend") is None else tuple(spec["spend"]),
             )
         if kind == "fixed":
             return FixedArmy(dict(spec["mix"]), chief=PieceType[spec["chief"].upper()])
