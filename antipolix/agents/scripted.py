@@ -72,7 +72,10 @@ class GreedyAgent(Agent):
        suspected enemy chief (an enemy mobile piece never seen to move), target value (its
        type's cost), margin.
     3. Otherwise it advances: the non-chief piece nearest an enemy moves to the reachable free
-       cell nearest an enemy (teleporters included, R5). The chief stays back.
+       cell nearest an enemy (teleporters included, R5). The chief stays back unless no other
+       piece can advance; then it joins in.
+    4. Still nothing: a random non-chief piece drifts to a random free cell no farther from the
+       enemy (stand-offs where no attack can win do not last to the turn limit).
 
     Think time: uniform in ``[0.2, 1.5)`` seconds (R7). Default army: a fixed mix of armies,
     hovercraft and invisible armies in the ratio 3 : 2 : 1.
@@ -95,7 +98,13 @@ class GreedyAgent(Agent):
         self._remember(view)
         if not len(view.enemy):
             return Decision(Pass(), think)
-        order = self._guard(view) or self._best_attack(view) or self._advance(view)
+        order = (
+            self._guard(view)
+            or self._best_attack(view)
+            or self._advance(view, view.mobile[view.mobile != view.chief])
+            or self._advance(view, view.mobile)  # stuck: the chief joins in
+            or self._drift(view)
+        )
         return Decision(order or Pass(), think)
 
     def _remember(self, view: View) -> None:
@@ -165,9 +174,27 @@ class GreedyAgent(Agent):
         pick = int(mine[best[int(self.rng.integers(len(best)))]])
         return Move(int(obs.ids[view.chief]), view.cell(pick))
 
-    def _advance(self, view: View) -> Move | None:
-        obs = view.obs
+    def _drift(self, view: View) -> Move | None:
+        """Still stuck (no winning attack, nobody can get nearer): a random non-chief piece
+        steps to a random free cell no farther from the enemy, so stand-offs do not last."""
         movers = view.mobile[view.mobile != view.chief]
+        if not len(movers):
+            return None
+        row = int(movers[int(self.rng.integers(len(movers)))])
+        mine = view.free_reach(row)
+        if not len(mine):
+            return None
+        enemies = view.obs.cells[view.enemy]
+        now = int(np.abs(enemies - view.obs.cells[row]).max(axis=1).min())
+        cells = np.stack(np.unravel_index(mine, view.shape), axis=1)
+        after = np.abs(cells[:, None, :] - enemies[None]).max(axis=2).min(axis=1)
+        keep = mine[after <= now]
+        if not len(keep):
+            return None
+        return Move(int(view.obs.ids[row]), view.cell(int(keep[int(self.rng.integers(len(keep)))])))
+
+    def _advance(self, view: View, movers: IntArray) -> Move | None:
+        obs = view.obs
         if not len(movers):
             return None
         enemies = obs.cells[view.enemy]
