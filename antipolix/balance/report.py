@@ -1,0 +1,211 @@
+"""Plots and a one-page Markdown report of a balancing study, readable without code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+if TYPE_CHECKING:
+    from antipolix.balance.fit import CostFit
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: int, n: int) -> tuple[float, float, float]:
+    """Rate and 95 % Wilson interval of ``successes`` out of ``n``."""
+    if n == 0:
+        return float("nan"), float("nan"), float("nan")
+    p = successes / n
+    centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
+    half = Z95 * np.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
+    return p, float(centre - half), float(centre + half)
+
+
+def seat_table(games: pd.DataFrame, players: int) -> pd.DataFrame:
+    """Win rate by seat among all games (draws count as no win), with 95 % intervals."""
+    rows = []
+    for seat in range(players):
+        rate, low, high = wilson(int((games["winner"] == seat).sum()), len(games))
+        rows.append({"seat": seat, "win_rate": rate, "low": low, "high": high})
+    return pd.DataFrame(rows)
+
+
+def _plt() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_values(table: pd.DataFrame, path: Path, title: str) -> None:
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6, 4.5), dpi=120)
+    top = float(max(table["cost"].max(), table["value_high"].max())) * 1.1
+    ax.plot([0, top], [0, top], color="0.6", lw=1, ls="--", label="value = cost (balanced)")
+    ax.errorbar(
+        table["cost"],
+        table["value"],
+        yerr=[table["value"] - table["value_low"], table["value_high"] - table["value"]],
+        fmt="o",
+        capsize=4,
+        color="#0072B2",
+        label="estimated value, 95 % interval",
+    )
+    for _, row in table.iterrows():
+        ax.annotate(
+            row["kind"], (row["cost"], row["value"]), xytext=(6, 4), textcoords="offset points"
+        )
+    ax.set_xlabel("cost (budget points)")
+    ax.set_ylabel("value (budget points)")
+    ax.set_title(title)
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def plot_convergence(iterations: pd.DataFrame, path: Path) -> None:
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6, 4.5), dpi=120)
+    colours = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9"]
+    for colour, (kind, rows) in zip(colours, iterations.groupby("kind", sort=False), strict=False):
+        ax.errorbar(
+            rows["iteration"],
+            rows["ratio"],
+            yerr=[rows["ratio"] - rows["ratio_low"], rows["ratio_high"] - rows["ratio"]],
+            fmt="-o",
+            capsize=3,
+            color=colour,
+            label=kind,
+        )
+    ax.axhline(1.0, color="0.6", lw=1, ls="--")
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("value / cost (1 = fairly priced)")
+    ax.set_title("Convergence of value per cost point")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def plot_seats(seats: pd.DataFrame, path: Path, players: int) -> None:
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6, 3.5), dpi=120)
+    ax.bar(seats["seat"], seats["win_rate"], color="#009E73")
+    ax.errorbar(
+        seats["seat"],
+        seats["win_rate"],
+        yerr=[seats["win_rate"] - seats["low"], seats["high"] - seats["win_rate"]],
+        fmt="none",
+        capsize=4,
+        color="black",
+    )
+    ax.axhline(1 / players, color="0.6", lw=1, ls="--", label=f"fair share 1/{players}")
+    ax.set_xticks(seats["seat"])
+    ax.set_xlabel("seat")
+    ax.set_ylabel("win rate (all games)")
+    ax.set_title("Win rate by seat, 95 % intervals")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def _md(frame: pd.DataFrame) -> str:
+    return str(frame.to_markdown(index=False, floatfmt=".2f"))
+
+
+def write_report(fit: CostFit, folder: Path) -> Path:
+    """Write ``plots/*.png`` and ``report.md`` for a finished study; returns the report path."""
+    plots = folder / "plots"
+    plots.mkdir(parents=True, exist_ok=True)
+    last = fit.estimates[-1]
+    plot_values(last.table, plots / "values.png", f"Values at iteration {len(fit.estimates) - 1}")
+    plot_convergence(fit.iterations, plots / "convergence.png")
+    games = fit.games[-1]
+    players = fit.rules.players
+    seats = seat_table(games, players)
+    plot_seats(seats, plots / "seats.png", players)
+    first = fit.estimates[0].table
+    draws = games["winner"].isna().mean()
+    limit = (games["reason"] == "TURN_LIMIT").mean()
+    turns = games["turns"].describe(percentiles=[0.1, 0.5, 0.9])
+    proposed = pd.DataFrame(
+        {
+            "kind": list(fit.proposed),
+            "start cost": [int(first.set_index("kind").loc[k, "cost"]) for k in fit.proposed],
+            "proposed cost": list(fit.proposed.values()),
+        }
+    )
+    verdict = (
+        "Every kind's value per cost point is 1 within its 95 % interval at the last iteration: "
+        "no choice dominates under the proposed costs."
+        if fit.converged
+        else f"The iteration limit ({len(fit.estimates)}) was reached before every kind's value "
+        "per cost point was 1 within its interval; treat the proposal as a direction, and run "
+        "more games per iteration or more iterations."
+    )
+    appear = last.table[["kind", "mean_count", "in_winners"]].rename(
+        columns={"mean_count": "pieces per army", "in_winners": "pieces per winning army"}
+    )
+    columns = ["kind", "cost", "value", "value_low", "value_high", "ratio", "ratio_low"]
+    last_values = _md(last.table[[*columns, "ratio_high"]])
+    text = f"""# Balancing study: {fit.agent_name} agents, {players} players
+
+{fit.description}
+
+## Proposed costs
+
+{_md(proposed)}
+
+{verdict}
+
+## What each kind is worth
+
+Value is in budget points: what a piece of that kind adds to the chance to win, scaled so that
+the average spent point is worth one point. A kind whose value is above its cost is underpriced
+(players who buy it win more than its price says); below, overpriced.
+
+![value against cost](plots/values.png)
+
+Last iteration ({last.decided} decided games of {last.games}):
+
+{last_values}
+
+At the start (the rules as given, {fit.estimates[0].decided} decided games):
+
+{_md(first[["kind", "cost", "value", "value_low", "value_high", "ratio"]])}
+
+## Convergence
+
+![value per cost point by iteration](plots/convergence.png)
+
+{_md(fit.costs_table())}
+
+## Balance measures (last iteration)
+
+![win rate by seat](plots/seats.png)
+
+- Draws: {draws:.1%} of games ({limit:.1%} by the turn limit of {fit.rules.max_turns}).
+- Game length: median {turns["50%"]:.0f} turns (10 % of games under {turns["10%"]:.0f},
+  10 % over {turns["90%"]:.0f}; longest {turns["max"]:.0f}).
+- Win rate by seat (all games, 95 % intervals):
+
+{_md(seats)}
+
+- How often each kind appears (pieces per army, all armies and winning armies):
+
+{_md(appear)}
+
+## How this was made
+
+{fit.method}
+"""
+    path = folder / "report.md"
+    path.write_text(text, encoding="utf-8")
+    return path

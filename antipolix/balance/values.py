@@ -1,0 +1,166 @@
+"""What each priced kind of piece is worth, in budget points, estimated from played games.
+
+Costs are additive (R2: a piece costs its type's cost plus its trait's cost), so the priced kinds
+are the three types and the paid traits: ``army``, ``hovercraft``, ``fortress``, ``invisible``,
+``teleporter``. Each player's army is summarised by how many of each kind it holds (an invisible
+hovercraft counts once as ``hovercraft`` and once as ``invisible``; the chief is left aside: every
+army has exactly one).
+
+The fit is a conditional logit (McFadden's choice model; ``statsmodels``' ``ConditionalLogit``)
+of "this player won" on those counts, grouped by game: in each decided game exactly one player
+wins, and the chance that player ``i`` is the one is ``exp(β·xᵢ) / Σⱼ exp(β·xⱼ)``. ``βₖ`` is the
+log-odds one more piece of kind ``k`` is worth. Draws carry no information about who is stronger
+and are left out.
+
+To express ``β`` in budget points, the average spent point is set to be worth one point:
+``λ = Σₖ βₖ mₖ / Σₖ cₖ mₖ`` (``mₖ`` the mean count of kind ``k``, ``cₖ`` its cost), and
+``valueₖ = βₖ / λ``. Then ``value / cost`` above 1 means underpriced, below 1 overpriced.
+Intervals are 95 % from the delta method on the fit's covariance. This needs armies whose total
+cost varies (``RandomArmy(spend=...)``): with every army spending the same budget, only value
+differences per cost point are identified, not the worth of a point.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from antipolix.agents.army import ItemLike, parse_item
+from antipolix.errors import AntipolixError
+from antipolix.pieces import PieceType, Trait
+from antipolix.rules import Rules
+
+TYPES = ("army", "hovercraft", "fortress")
+PAID_TRAITS = ("invisible", "teleporter")
+KINDS = TYPES + PAID_TRAITS
+Z95 = 1.959963984540054
+
+
+class BalanceError(AntipolixError):
+    """A balancing study that cannot run or cannot be fitted; the message says why."""
+
+
+def kind_cost(rules: Rules, kind: str) -> int:
+    """The cost of one kind under ``rules``: a type's cost, or a trait's extra cost (R2)."""
+    if kind in TYPES:
+        return rules.piece_types.cost(PieceType[kind.upper()])
+    return rules.trait_costs.cost(Trait[kind.upper()])
+
+
+def priced_kinds(rules: Rules) -> tuple[str, ...]:
+    """Every type, and every paid trait whose cost is above 0 under ``rules``."""
+    return TYPES + tuple(k for k in PAID_TRAITS if kind_cost(rules, k) > 0)
+
+
+def kind_counts(army: Iterable[ItemLike]) -> dict[str, int]:
+    """How many pieces of each kind an army holds, the chief aside.
+
+    >>> kind_counts(["army+chief", "army", "hovercraft+invisible", "hovercraft"])
+    {'army': 1, 'hovercraft': 2, 'fortress': 0, 'invisible': 1, 'teleporter': 0}
+    """
+    counts = dict.fromkeys(KINDS, 0)
+    for item in army:
+        kind, trait = parse_item(item)
+        if trait is Trait.CHIEF:
+            continue
+        counts[kind.name.lower()] += 1
+        if trait is not Trait.NONE:
+            counts[trait.name.lower()] += 1
+    return counts
+
+
+@dataclass(frozen=True)
+class ValueEstimate:
+    """The fitted value of each priced kind.
+
+    ``table``: one row per kind with ``kind``, ``cost``, ``value``, ``value_low``,
+    ``value_high`` (95 %, budget points), ``ratio`` = value / cost with ``ratio_low`` and
+    ``ratio_high``, ``beta`` and ``beta_se`` (log-odds per piece), ``mean_count`` (pieces per
+    army) and ``in_winners`` (mean count in winning armies).
+    """
+
+    table: pd.DataFrame
+    games: int
+    decided: int
+    players: int
+    games_table: pd.DataFrame | None = None  # the games it was fitted on, when it played them
+
+    def ratio(self, kind: str) -> float:
+        return float(self.table.set_index("kind").loc[kind, "ratio"])
+
+
+def estimate(players: pd.DataFrame, rules: Rules) -> ValueEstimate:
+    """Fit values from a table with one row per (game, seat): ``game``, ``won`` (bool: this
+    seat won; every row of a drawn game False) and one count column per kind (:data:`KINDS`)."""
+    from statsmodels.discrete.conditional_models import ConditionalLogit
+
+    missing = [c for c in ("game", "won", *KINDS) if c not in players.columns]
+    if missing:
+        raise BalanceError(f"the players table lacks columns {missing}")
+    games = int(players["game"].nunique())
+    decided_games = players.groupby("game")["won"].transform("any")
+    data = players[decided_games].sort_values(["game"], kind="stable")
+    decided = int(data["game"].nunique())
+    kinds = [k for k in priced_kinds(rules) if data[k].std() > 0] if len(data) else []
+    if decided < 20 or not kinds:
+        raise BalanceError(
+            f"only {decided} decided games with varied armies; play more games "
+            "(or fewer turn-limit draws) to estimate values"
+        )
+    costs = np.array([kind_cost(rules, k) for k in kinds], dtype=float)
+    x = data[kinds].to_numpy(dtype=float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # convergence chatter; checked below
+        fit = ConditionalLogit(
+            data["won"].to_numpy(dtype=float), x, groups=data["game"].to_numpy()
+        ).fit(disp=False)
+    beta = np.asarray(fit.params, dtype=float)
+    cov = np.asarray(fit.cov_params(), dtype=float)
+    if not np.all(np.isfinite(beta)) or not np.all(np.isfinite(cov)):
+        raise BalanceError("the value fit did not converge (too few games or no variation)")
+    m = players[kinds].to_numpy(dtype=float).mean(axis=0)
+    worth = float(m @ beta)  # log-odds of the average army
+    if worth <= 0:
+        raise BalanceError(
+            "the fitted pieces are worth nothing on average (more pieces do not win more "
+            "games); check the agents and the number of games"
+        )
+    spent = float(m @ costs)
+    value = beta * spent / worth
+    # delta method: d value_k / d beta_i = spent * (delta_ki / worth - beta_k m_i / worth²)
+    grad = spent * (np.eye(len(kinds)) / worth - np.outer(beta, m) / worth**2)
+    se = np.sqrt(np.maximum(np.diag(grad @ cov @ grad.T), 0.0))
+    winners = data[data["won"]]
+    table = pd.DataFrame(
+        {
+            "kind": kinds,
+            "cost": costs.astype(int),
+            "value": value,
+            "value_low": value - Z95 * se,
+            "value_high": value + Z95 * se,
+            "ratio": value / costs,
+            "ratio_low": (value - Z95 * se) / costs,
+            "ratio_high": (value + Z95 * se) / costs,
+            "beta": beta,
+            "beta_se": np.sqrt(np.maximum(np.diag(cov), 0.0)),
+            "mean_count": m,
+            "in_winners": winners[kinds].to_numpy(dtype=float).mean(axis=0),
+        }
+    )
+    return ValueEstimate(table, games, decided, len(players))
+
+
+def players_table(
+    games: Sequence[int], winners: Sequence[int | None], armies: Sequence[Sequence[Sequence[str]]]
+) -> pd.DataFrame:
+    """Build the per-(game, seat) table :func:`estimate` reads from per-game lists: game ids,
+    winners (seat or None) and each seat's army as item names."""
+    rows = []
+    for game, winner, seats in zip(games, winners, armies, strict=True):
+        for seat, army in enumerate(seats):
+            rows.append({"game": game, "seat": seat, "won": winner == seat, **kind_counts(army)})
+    return pd.DataFrame(rows)

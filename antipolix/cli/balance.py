@@ -1,0 +1,64 @@
+"""``antipolix balance``: fit a cost table by mass simulation, with a study folder and report."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from antipolix.balance import fit_costs
+from antipolix.cli.common import add_rules_options, int_at_least, rules_from_args
+
+
+def register(sub: Any) -> None:
+    balance = sub.add_parser(
+        "balance",
+        help="estimate what each piece kind is worth and fit a fair cost table",
+        description="Play games of random armies (every seat the same agent, seats shuffled), "
+        "estimate each type's and paid trait's value in budget points, move the costs toward "
+        "the values and repeat with the same seeds, until every kind's value per cost point "
+        "is 1 within its 95%% interval or --iterations is reached. The study folder (--out) "
+        "gets the games (Parquet), costs.csv/costs.json, plots and report.md; running the same "
+        "command again resumes it.",
+    )
+    balance.add_argument("--games-per-iteration", type=int_at_least(1), default=2000, metavar="N")
+    balance.add_argument("--iterations", type=int_at_least(1), default=6, metavar="K")
+    balance.add_argument(
+        "--agents",
+        default="greedy",
+        metavar="NAME",
+        help="the agent in every seat (default greedy)",
+    )
+    balance.add_argument("--seed", type=int_at_least(0, "seed "), default=0)
+    balance.add_argument("--out", type=Path, required=True, metavar="DIR", help="study folder")
+    balance.add_argument(
+        "--workers",
+        type=int_at_least(0),
+        default=None,
+        help="parallel workers (default: all cores; 0: in this process)",
+    )
+    balance.add_argument(
+        "--step", type=float, default=1.0, help="cost ← cost × (value/cost)^STEP (default 1)"
+    )
+    add_rules_options(balance)
+    balance.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = rules_from_args(args)
+    fit = fit_costs(
+        rules,
+        args.agents,
+        args.games_per_iteration,
+        args.iterations,
+        args.seed,
+        workers=args.workers,
+        out=args.out,
+        step=args.step,
+        progress=lambda line: print(line, flush=True),
+    )
+    print(fit.costs_table().to_string(index=False))
+    state = "converged" if fit.converged else "not converged (iteration limit)"
+    print(f"{state}; proposed costs: {fit.proposed}")
+    print(f"report: {args.out / 'report.md'}")
+    return 0
