@@ -1,0 +1,59 @@
+"""The committed balancing study: default rules, Greedy agents in every seat.
+
+    .venv/bin/python experiments/balance_default.py [--games 2000] [--iterations 6] [--workers 2]
+
+Runs ``antipolix.balance.fit_costs`` with its study folder under ``runs/balance-default``
+(resumable: run it again after an interruption), then copies the small files (report, plots,
+cost tables) to ``experiments/results/balance_default/`` for the repository, and prints how long
+it took and how many games it played.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import time
+from pathlib import Path
+
+from antipolix import Rules
+from antipolix.balance import fit_costs
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = ROOT / "runs" / "balance-default"
+KEEP = ROOT / "experiments" / "results" / "balance_default"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000, help="games per iteration")
+    parser.add_argument("--iterations", type=int, default=6)
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    start = time.perf_counter()
+    fit = fit_costs(
+        Rules(),
+        "greedy",
+        args.games,
+        args.iterations,
+        args.seed,
+        workers=args.workers,
+        out=RUNS,
+        progress=lambda line: print(line, flush=True),
+    )
+    seconds = time.perf_counter() - start
+    KEEP.mkdir(parents=True, exist_ok=True)
+    for name in ("report.md", "costs.csv", "costs.json", "study.json"):
+        shutil.copy2(RUNS / name, KEEP / name)
+    shutil.copytree(RUNS / "plots", KEEP / "plots", dirs_exist_ok=True)
+    played = sum(len(g) for g in fit.games)
+    print(fit.costs_table().to_string(index=False))
+    print(
+        f"{len(fit.estimates)} iterations, {played} games in {seconds / 60:.1f} min "
+        f"({played / seconds:.1f} games/s); converged: {fit.converged}; "
+        f"proposed costs: {fit.proposed}; report: {KEEP / 'report.md'}"
+    )
+
+
+if __name__ == "__main__":
+    main()
