@@ -159,7 +159,13 @@ def apply_overrides(rules: Rules, overrides: Iterable[str]) -> Rules:
                     f"TYPE.strength, TYPE.move or TRAIT.cost, with TYPE one of "
                     f"{', '.join(TYPE_NAMES)} and TRAIT one of {', '.join(TRAIT_NAMES)})"
                 )
-            data.setdefault(head, {})[tail] = value
+            table = data.setdefault(head, {})
+            if not isinstance(table, dict):
+                raise RulesError(
+                    f"invalid rules: {head} is a table of options; set {head}.{tail}=... alone, "
+                    f"not {head}={table!r}"
+                )
+            table[tail] = value
         else:
             data[key] = value
     return rules_from_dict(data, rules) if data else rules

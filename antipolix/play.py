@@ -123,7 +123,10 @@ def play_game(
         except Exception as exc:
             raise AgentError(f"{_label(bot, seat)} when choosing its army: {exc}") from exc
     for seat, army in enumerate(chosen):
-        game.place_army(seat, army)
+        try:
+            game.place_army(seat, army)
+        except AntipolixError as exc:
+            raise AgentError(f"{_label(bots[seat], seat)} when placing its army: {exc}") from exc
     game.start()
     played = PlayedGame(
         game,

@@ -262,6 +262,8 @@ def _parse(path: Path, number: int, line: bytes) -> dict[str, Any]:
             raise ReplayError(f"{path} is not an antipolix replay (line 1 is not JSON)") from None
         raise ReplayError(f"replay {path} is corrupt: line {number} is not JSON") from None
     if not isinstance(obj, dict) or "type" not in obj:
+        if number == 1:
+            raise ReplayError(f"{path} is not an antipolix replay (no replay header)")
         raise ReplayError(f"replay {path} is corrupt: line {number} is not a replay record")
     return obj
 
@@ -282,7 +284,9 @@ class Replay:
         if header.get("type") != "header" or header.get("format") != FORMAT:
             raise ReplayError(f"{self.path} is not an antipolix replay (no replay header)")
         version = header.get("version")
-        if not isinstance(version, int) or version > VERSION:
+        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+            raise ReplayError(f"replay {self.path} has no valid format version ({version!r})")
+        if version > VERSION:
             raise ReplayError(
                 f"replay {self.path} has format version {version!r}; this antipolix "
                 f"({__version__}) reads versions up to {VERSION}: upgrade antipolix to read it"
@@ -302,8 +306,8 @@ class Replay:
             self._read(records)
         except ReplayError:
             raise
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise ReplayError(f"replay {self.path} is malformed: {exc!r}") from None
+        except Exception as exc:  # any shape of malformed data: a message, not a traceback
+            raise ReplayError(f"replay {self.path} is malformed: {_what(exc)}") from None
         self._simulate()
 
     def _read(self, records: list[dict[str, Any]]) -> None:
@@ -377,8 +381,12 @@ class Replay:
         """Re-play every recorded turn with the engine and check each event (and the result)."""
         try:
             game = self._placed()
-        except AntipolixError as exc:
-            raise ReplayError(f"replay {self.path}: the placement is not valid: {exc}") from None
+        except ReplayError:
+            raise
+        except Exception as exc:
+            raise ReplayError(
+                f"replay {self.path}: the placement is not valid: {_what(exc)}"
+            ) from None
         self._checkpoints: dict[int, Game] = {0: copy.deepcopy(game)}
         self._reports: list[TurnReport] = []
         for rec in self.records:
@@ -523,6 +531,12 @@ def _first_difference(want: list[dict[str, Any]], got: list[dict[str, Any]]) -> 
         if a != b:
             return f"event {i + 1}: recorded {a}, re-played {b}"
     return f"recorded {len(want)} events, re-played {len(got)}"
+
+
+def _what(exc: Exception) -> str:
+    if isinstance(exc, KeyError):
+        return f"unknown or missing name {exc}"
+    return str(exc) or type(exc).__name__
 
 
 def load_replay(path: str | Path) -> Replay:

@@ -139,11 +139,14 @@ class RandomArmy:
             raise ArmyError("RandomArmy needs at least one chief type")
 
     def choose(self, rules: Rules, rng: np.random.Generator) -> list[ArmyItem]:
-        kind = (
-            self.chief[int(rng.integers(len(self.chief)))]
-            if len(self.chief) > 1
-            else (self.chief[0])
-        )
+        chiefs = [k for k in self.chief if rules.piece_cost(k, Trait.CHIEF) <= rules.army_budget]
+        if not chiefs:
+            names = ", ".join(k.name.lower() for k in self.chief)
+            raise ArmyError(
+                f"RandomArmy: no chief type it may buy ({names}) fits the budget of "
+                f"{rules.army_budget} (R3)"
+            )
+        kind = chiefs[int(rng.integers(len(chiefs)))] if len(chiefs) > 1 else chiefs[0]
         p = np.ones(len(self.menu)) if self.weights is None else np.asarray(self.weights)
 
         def pick(affordable: np.ndarray, counts: np.ndarray) -> int | None:

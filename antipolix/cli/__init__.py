@@ -6,7 +6,8 @@
 
 Each module defines ``register(subparsers)``, which adds its parser with ``func`` set to the
 function that runs it. Commands from other packages (``antipolix view``, from ``viz``) register
-the same function under the ``antipolix.commands`` entry-point group of ``pyproject.toml``. Bad input ends with ``antipolix: error: ...`` on stderr and exit code 2.
+the same function under the ``antipolix.commands`` entry-point group of ``pyproject.toml``.
+Bad input ends with ``antipolix: error: ...`` on stderr and exit code 2.
 """
 
 from __future__ import annotations
