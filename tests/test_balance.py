@@ -4,15 +4,18 @@ studies with a planted underpriced kind (R2: costs are additive, type cost + tra
 from __future__ import annotations
 
 import dataclasses
+import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from antipolix import Rules
-from antipolix.balance import KINDS, BalanceError, estimate, fit_costs, kind_counts
+from antipolix.balance import KINDS, BalanceError, CostFit, estimate, fit_costs, kind_counts
 from antipolix.balance.fit import check_rules
 from antipolix.balance.values import kind_cost
+from antipolix.config import apply_overrides
 from antipolix.pieces import TypeSpec
 
 
@@ -92,3 +95,77 @@ def test_r2_a_type_that_costs_nothing_cannot_be_priced() -> None:
         fit_costs(Rules(), "greedy", 0, 2, seed=1)
     with pytest.raises(BalanceError, match="iterations must be a positive integer"):
         fit_costs(Rules(), "greedy", 10, 0, seed=1)
+
+
+# -- real studies (played games) ------------------------------------------------------------------
+
+SMALL = Rules(shape=(4, 8, 8), players=2, max_turns=150, budget=20)
+
+
+def test_planted_underpriced_army_is_flagged_and_its_cost_raised() -> None:
+    """R2 planted: an army (strength 2) at cost 1 must stand out and be priced up."""
+    rules = apply_overrides(SMALL, ["army.cost=1"])
+    fit = fit_costs(rules, "greedy", 300, 1, seed=1, workers=0)
+    table = fit.estimates[0].table.set_index("kind")
+    others = table.drop(index="army")
+    assert table.loc["army", "ratio_low"] > others["ratio_high"].max()
+    assert fit.proposed["army"] > 1
+    assert not fit.converged
+
+
+@pytest.fixture(scope="module")
+def small_study(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, CostFit]:
+    folder = tmp_path_factory.mktemp("study") / "a"
+    fit = fit_costs(SMALL, "greedy", 60, 2, seed=4, workers=0, out=folder)
+    return folder, fit
+
+
+def test_a_study_folder_holds_games_costs_plots_and_report(
+    small_study: tuple[Path, CostFit],
+) -> None:
+    folder, fit = small_study
+    assert (folder / "iteration-0").is_dir()
+    costs = json.loads((folder / "costs.json").read_text())
+    assert costs["proposed"] == fit.proposed
+    assert len(costs["iterations"]) == len(fit.estimates)
+    assert pd.read_csv(folder / "costs.csv")["iteration"].tolist()[-1] == "proposed"
+    for plot in ("values.png", "convergence.png", "seats.png"):
+        assert (folder / "plots" / plot).stat().st_size > 1000
+    report = (folder / "report.md").read_text()
+    assert "## Proposed costs" in report and "plots/values.png" in report
+
+
+def test_the_same_study_seed_gives_the_same_proposed_costs(
+    small_study: tuple[Path, CostFit], tmp_path: Path
+) -> None:
+    _, first = small_study
+    again = fit_costs(SMALL, "greedy", 60, 2, seed=4, workers=0, out=tmp_path / "b")
+    assert again.costs == first.costs
+    assert again.proposed == first.proposed
+    pd.testing.assert_frame_equal(again.iterations, first.iterations)
+
+
+def test_a_study_folder_of_other_rules_is_refused_before_any_game(
+    small_study: tuple[Path, CostFit],
+) -> None:
+    folder, _ = small_study
+    other = apply_overrides(SMALL, ["hovercraft.cost=1"])
+    with pytest.raises(BalanceError, match="holds a different balancing study"):
+        fit_costs(other, "greedy", 60, 2, seed=4, workers=0, out=folder)
+
+
+def test_resuming_a_finished_study_plays_nothing_new(small_study: tuple[Path, CostFit]) -> None:
+    folder, first = small_study
+    files = sorted(p.name for p in (folder / "iteration-0").iterdir())
+    again = fit_costs(SMALL, "greedy", 60, 2, seed=4, workers=0, out=folder)
+    assert sorted(p.name for p in (folder / "iteration-0").iterdir()) == files
+    assert again.proposed == first.proposed
+
+
+@pytest.mark.slow
+def test_planted_underpriced_army_on_the_default_board() -> None:
+    rules = apply_overrides(Rules(), ["army.cost=1"])
+    fit = fit_costs(rules, "greedy", 600, 1, seed=3)
+    table = fit.estimates[0].table.set_index("kind")
+    assert table.loc["army", "ratio_low"] > table.drop(index="army")["ratio_high"].max()
+    assert fit.proposed["army"] > 1

@@ -33,7 +33,7 @@ from antipolix.config import apply_overrides, rules_to_dict
 from antipolix.errors import AntipolixError
 from antipolix.rules import Rules
 
-SPEND = (0.5, 1.0)  # share of the budget each random army spends, drawn uniformly
+SPEND = (0.3, 1.0)  # share of the budget each random army spends, drawn uniformly
 STUDY_FORMAT = "antipolix-balance"
 Progress = Callable[[str], None]
 
@@ -81,7 +81,7 @@ def play_games(
             "winner": [None if pd.isna(w) else int(w) for w in frame["winner"]],
             "reason": frame["reason"].to_numpy(),
             "turns": frame["turns"].to_numpy(),
-            "armies": [[list(a) for a in armies] for armies in frame["armies"]],
+            "armies": [[a.split(",") for a in armies] for armies in frame["armies"]],
         }
     )
 

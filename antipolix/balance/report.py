@@ -133,7 +133,7 @@ def write_report(fit: CostFit, folder: Path) -> Path:
     plot_seats(seats, plots / "seats.png", players)
     first = fit.estimates[0].table
     draws = games["winner"].isna().mean()
-    limit = (games["reason"] == "TURN_LIMIT").mean()
+    limit = (games["reason"].str.lower() == "turn_limit").mean()
     turns = games["turns"].describe(percentiles=[0.1, 0.5, 0.9])
     proposed = pd.DataFrame(
         {
