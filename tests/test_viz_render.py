@@ -1,0 +1,283 @@
+"""The viewer's drawing and exports (viz.render, viz.viewer, viz.cli), offscreen through EGL.
+
+What a person would see: each living player's colour on screen, one glyph per piece shown (all
+pieces of a kind in one merged mesh), fog that hides what the player cannot see (R6), files
+that open with the right number of frames, and clear errors (no VTK traceback) for bad input.
+Pictures are small (a few hundred pixels) so the suite stays fast on CPU rendering.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
+    os.environ.setdefault("VTK_DEFAULT_OPENGL_WINDOW", "vtkEGLRenderWindow")  # before VTK loads
+
+from pathlib import Path
+
+import imageio.v2 as imageio
+import numpy as np
+import pytest
+
+from antipolix.cli import main
+from antipolix.errors import ReplayError
+from antipolix.pieces import Trait
+from antipolix.replay import Replay, load_replay
+from tests.test_viz_scene import write_small_replay
+from viz import View, ViewError, build_scene
+from viz.palette import PALETTE, rgb
+from viz.render import (
+    FRAME_AREA,
+    FRAME_BOTTOM_LEGEND,
+    SceneDrawer,
+    legend_at_bottom,
+    render_turn,
+    save_animation,
+    save_png,
+)
+from viz.viewer import Viewer
+
+SIZE = (480, 320)
+
+
+@pytest.fixture(scope="module")
+def replay_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_small_replay(tmp_path_factory.mktemp("viz") / "small.apx.json.gz")
+
+
+@pytest.fixture(scope="module")
+def replay(replay_path: Path) -> Replay:
+    return load_replay(replay_path)
+
+
+def scene_pixels(image: np.ndarray, view: View) -> np.ndarray:
+    """The part of a picture where the universe is drawn (no title, log or legend)."""
+    h, w = image.shape[:2]
+    left, bottom, right, top = FRAME_BOTTOM_LEGEND if legend_at_bottom(view) else FRAME_AREA
+    return image[int((1 - top) * h) : int((1 - bottom) * h), int(left * w) : int(right * w), :3]
+
+
+def colour_pixels(pixels: np.ndarray, colour: str, tolerance: int = 20) -> int:
+    return int(
+        (np.abs(pixels.astype(int) - rgb(colour).astype(int)).max(axis=2) <= tolerance).sum()
+    )
+
+
+def drawn_ids(plotter) -> list[int]:
+    """Piece ids held by the merged glyph meshes (one mesh per type, solid or see-through)."""
+    plotter.screenshot(return_img=True)  # the first render
+    plotter.render()  # brings replaced actors' pipelines up to date
+    ids: list[int] = []
+    for name, actor in plotter.actors.items():
+        if name.startswith(("pieces:", "ghosts:")):
+            mesh = actor.mapper.dataset
+            ids += mesh.field_data["piece_ids"].tolist()
+    return sorted(ids)
+
+
+@pytest.mark.parametrize("mode", ["universe", "boards"])
+def test_each_living_player_colour_is_on_screen(replay: Replay, mode: str) -> None:
+    view = View(mode=mode, boards=(0, 1, 2))  # type: ignore[arg-type]
+    plotter = render_turn(replay, 0, view=view, window_size=SIZE)
+    try:
+        pixels = scene_pixels(np.asarray(plotter.screenshot(return_img=True)), view)
+    finally:
+        plotter.close()
+    for player in replay.state_at(0).living:
+        assert colour_pixels(pixels, PALETTE[player]) >= 30, f"P{player}'s colour is missing"
+    for unused in PALETTE[replay.rules.players :]:
+        assert colour_pixels(pixels, unused, tolerance=6) < 5  # no seat that does not play
+
+
+@pytest.mark.parametrize(
+    "view", [View(), View(mode="boards", axis="y", boards=(1, 2, 4)), View(mode="slice", slice=1)]
+)
+def test_one_glyph_per_piece_shown_in_one_mesh_per_kind(replay: Replay, view: View) -> None:
+    turn = replay.last_turn // 2
+    scene = build_scene(replay, turn, view)
+    plotter = render_turn(replay, turn, view=view, window_size=SIZE)
+    try:
+        assert drawn_ids(plotter) == sorted(scene.glyphs.ids.tolist())
+        glyph_actors = [n for n in plotter.actors if n.startswith(("pieces:", "ghosts:"))]
+        assert len(glyph_actors) <= 6  # 3 types, solid or see-through: never one per piece
+    finally:
+        plotter.close()
+
+
+def test_r6_fog_hides_what_the_player_cannot_see(replay: Replay) -> None:
+    truth = build_scene(replay, 0)
+    hidden = {
+        int(i)
+        for i, o, t in zip(truth.glyphs.ids, truth.glyphs.owners, truth.glyphs.traits, strict=True)
+        if o != 0 and t == int(Trait.INVISIBLE)
+    }
+    assert hidden
+    plotter = render_turn(replay, 0, fog=0, window_size=SIZE)
+    try:
+        seen = drawn_ids(plotter)
+        assert hidden.isdisjoint(seen)
+        assert seen == sorted(replay.observation(0, 0).ids.tolist())
+        ghosts = [n for n in plotter.actors if n.startswith("ghosts:")]
+        owners = set()
+        for name in ghosts:  # only player 0's own invisible piece is drawn see-through
+            ids = plotter.actors[name].mapper.dataset.field_data["piece_ids"]
+            owners |= {replay.state_at(0).piece(int(i)).owner for i in ids}
+        assert owners == {0}
+    finally:
+        plotter.close()
+
+
+def test_a_drawer_replaces_its_previous_scene(replay: Replay) -> None:
+    plotter = render_turn(replay, 1, window_size=SIZE)
+    try:
+        drawer = SceneDrawer.of(plotter)
+        drawer.draw(build_scene(replay, replay.last_turn, View(events=False)))
+        assert drawn_ids(plotter) == sorted(
+            p.id for p in replay.state_at(replay.last_turn).pieces()
+        )
+        assert not [n for n in plotter.actors if n.startswith("events:")]
+    finally:
+        plotter.close()
+
+
+def test_save_png_writes_the_picture(replay: Replay, tmp_path: Path) -> None:
+    out = save_png(replay, None, tmp_path / "last.png", window_size=SIZE, mode="boards")
+    image = imageio.imread(out)
+    assert image.shape[:2] == (SIZE[1], SIZE[0])
+    assert image[..., :3].std() > 10  # not blank
+
+
+@pytest.mark.parametrize("suffix", [".gif", ".mp4"])
+def test_animation_has_frames_per_turn(replay: Replay, tmp_path: Path, suffix: str) -> None:
+    out = tmp_path / f"game{suffix}"
+    count = save_animation(
+        replay, out, turns=(0, 2), frames_per_turn=2, fps=5, window_size=(256, 160)
+    )
+    assert count == 6  # 3 turns × 2 frames
+    reader = imageio.get_reader(out)
+    try:
+        if suffix == ".mp4":
+            assert reader.count_frames() == 6
+            assert reader.get_meta_data()["fps"] == 5
+        else:
+            frames = [np.asarray(f) for f in reader]
+            assert len(frames) == 6
+            assert frames[0].shape[:2] == (160, 256)
+    finally:
+        reader.close()
+
+
+def test_api_refuses_bad_input_before_rendering(replay: Replay, tmp_path: Path) -> None:
+    png = tmp_path / "x.png"
+    with pytest.raises(ReplayError, match="does not exist"):
+        save_png(tmp_path / "missing.apx.json.gz", 0, png)
+    corrupt = tmp_path / "corrupt.apx.json.gz"
+    corrupt.write_bytes(b"\x1f\x8b not gzip at all")
+    with pytest.raises(ReplayError, match=r"corrupt|truncated"):
+        save_png(corrupt, 0, png)
+    with pytest.raises(ReplayError, match="outside this replay"):
+        save_png(replay, replay.last_turn + 5, png)
+    with pytest.raises(ViewError, match="unknown mode"):
+        save_png(replay, 0, png, mode="spiral")
+    with pytest.raises(ViewError, match="unknown axis"):
+        render_turn(replay, 0, axis="w")
+    with pytest.raises(ViewError, match="unknown view option"):
+        render_turn(replay, 0, colour="red")
+    with pytest.raises(ViewError, match=r"\.png"):
+        save_png(replay, 0, tmp_path / "x.jpg")
+    with pytest.raises(ViewError, match="does not exist"):
+        save_png(replay, 0, tmp_path / "no" / "x.png")
+    with pytest.raises(ViewError, match="frames per turn"):
+        save_animation(replay, tmp_path / "x.gif", frames_per_turn=0)
+    assert not png.exists()
+
+
+def test_cli_writes_a_png(replay_path: Path, tmp_path: Path, capsys) -> None:
+    out = tmp_path / "t3.png"
+    code = main(
+        ["view", str(replay_path), "--turn", "3", "--mode", "boards", "--axis", "x",
+         "--boards", "1,2,4", "--fog", "1", "--size", "320,240", "--png", str(out)]
+    )  # fmt: skip
+    assert code == 0 and out.exists()
+    assert "wrote" in capsys.readouterr().out
+    assert imageio.imread(out).shape[:2] == (240, 320)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["{missing}", "--png", "{out}"], "does not exist"),
+        (["{corrupt}", "--png", "{out}"], "corrupt"),
+        (["{replay}", "--turn", "999", "--png", "{out}"], "outside this replay"),
+        (["{replay}", "--mode", "boards", "--boards", "0,1,7", "--png", "{out}"], "outside"),
+        (["{replay}", "--fog", "5", "--png", "{out}"], "no player 5"),
+        (["{replay}", "--png", "{tmp}/no/such/folder.png"], "does not exist"),
+        (["{replay}", "--gif", "{tmp}/film.mp4"], "must end in .gif"),
+        (["{replay}", "--turns", "5:2", "--gif", "{tmp}/film.gif"], "empty"),
+    ],
+)
+def test_cli_errors_are_clear(
+    replay_path: Path, tmp_path: Path, capsys, args: list[str], message: str
+) -> None:
+    corrupt = tmp_path / "corrupt.apx.json.gz"
+    corrupt.write_bytes(b"\x1f\x8b\x08\x00 damaged")
+    names = {
+        "missing": str(tmp_path / "missing.apx.json.gz"),
+        "corrupt": str(corrupt),
+        "replay": str(replay_path),
+        "out": str(tmp_path / "out.png"),
+        "tmp": str(tmp_path),
+    }
+    code = main(["view", *(a.format(**names) for a in args)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("antipolix: error:") and message in err
+    assert "Traceback" not in err and "vtk" not in err.lower()
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("--mode", "spiral"), ("--axis", "w"), ("--layout", "grid")]
+)
+def test_cli_unknown_choices_are_refused(
+    replay_path: Path, capsys, option: str, value: str
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["view", str(replay_path), option, value, "--png", "x.png"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "invalid choice" in err and value in err and "Traceback" not in err
+
+
+def test_cli_without_a_display_asks_for_an_output(
+    replay_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert main(["view", str(replay_path)]) == 2
+    err = capsys.readouterr().err
+    assert "no display" in err and "--png" in err
+
+
+def test_viewer_wires_keys_slider_and_timer(replay: Replay, tmp_path: Path, monkeypatch) -> None:
+    """The interactive viewer, driven offscreen: its widgets exist and keys redraw the scene."""
+    monkeypatch.chdir(tmp_path)
+    viewer = Viewer(replay, window_size=SIZE, off_screen=True)
+    try:
+        viewer.install()
+        viewer.redraw()
+        assert viewer._slider is not None and viewer._button is not None
+        viewer.on_key("v")
+        assert viewer.state.view.mode == "boards"
+        assert any(n.startswith("boards:") for n in viewer.plotter.actors)
+        viewer.on_slider(4.4)
+        assert viewer.state.turn == 4
+        viewer.on_play(True)
+        viewer.on_timer()
+        assert viewer.state.turn == 5 and viewer.state.playing
+        viewer.on_key("space")
+        assert not viewer.state.playing
+        viewer.on_key("s")
+        assert viewer.saved and viewer.saved[0].exists()
+    finally:
+        viewer.plotter.close()

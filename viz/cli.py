@@ -1,0 +1,214 @@
+"""``antipolix view REPLAY``: the 3D replay viewer, or offscreen pictures and films of a replay.
+
+Registered through the ``antipolix.commands`` entry point (``pyproject.toml``), so ``antipolix``
+never imports ``viz`` by name. This module imports no VTK: the ``antipolix`` command loads it at
+every start, and PyVista is imported only when something is drawn.
+
+    antipolix view game.apx.json.gz                                   # the window
+    antipolix view game.apx.json.gz --turn 40 --png t40.png           # one picture
+    antipolix view game.apx.json.gz --mode boards --boards 2,3,4 --fog 1 --png seen.png
+    antipolix view game.apx.json.gz --turns 0:60 --frames-per-turn 3 --fps 6 --mp4 game.mp4
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from antipolix.replay import load_replay
+from viz._env import has_display
+from viz.errors import ViewError
+from viz.outputs import (
+    DEFAULT_SIZE,
+    check_output,
+    parse_boards,
+    parse_size,
+    parse_turns,
+)
+from viz.scene import check_turn
+from viz.view import ANGLES, AXES, KEYS, LAYOUTS, MODES, View
+
+
+def _arg(parse: Any) -> Any:
+    """An argparse type from a parser that raises ViewError (argparse then reports it)."""
+
+    def wrapped(text: str) -> Any:
+        try:
+            return parse(text)
+        except ViewError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    wrapped.__name__ = parse.__name__
+    return wrapped
+
+
+def register(sub: Any) -> None:
+    """Add the ``view`` command to the ``antipolix`` subcommands."""
+    keys = "; ".join(f"{k}: {what}" for k, what in KEYS)
+    view = sub.add_parser(
+        "view",
+        help="watch a replay in 3D, or render it to PNG, GIF or MP4",
+        description="Watch a replay again in 3D: the whole universe, three boards (slices) at a "
+        "time along a chosen axis, or one board; the turn's attacks, outcomes and eliminations "
+        "drawn on top; the truth or one player's view (R6). Without --png/--gif/--mp4 a window "
+        f"opens, with a turn slider, play/pause and keys ({keys}). With them, pictures are "
+        "rendered offscreen (no display needed) and no window opens.",
+    )
+    view.add_argument("replay", type=Path, metavar="REPLAY", help="a replay file (.apx.json.gz)")
+    view.add_argument(
+        "--turn",
+        type=int,
+        metavar="T",
+        help="the turn to show: 0 is the position after placement (default: 0 in the window, "
+        "the last turn for --png)",
+    )
+    view.add_argument(
+        "--mode",
+        choices=MODES,
+        default="universe",
+        help="the whole universe, three boards, or one board (default universe)",
+    )
+    view.add_argument(
+        "--axis",
+        choices=AXES,
+        default="z",
+        help="the axis boards are taken along (default z: the P boards of the universe)",
+    )
+    view.add_argument(
+        "--boards",
+        type=_arg(parse_boards),
+        default=None,
+        metavar="A,B,C",
+        help="which three boards --mode boards shows (default 0,1,2)",
+    )
+    view.add_argument(
+        "--slice", type=int, default=None, metavar="S", help="the board --mode slice shows (0)"
+    )
+    view.add_argument(
+        "--layout",
+        choices=LAYOUTS,
+        default="row",
+        help="three boards side by side (row, default) or one above the other (stack)",
+    )
+    view.add_argument(
+        "--angle", choices=ANGLES, default="oblique", help="viewing angle (default oblique)"
+    )
+    view.add_argument(
+        "--fog",
+        type=int,
+        default=None,
+        metavar="PLAYER",
+        help="show what PLAYER sees (R6: enemy invisible pieces hidden, traits unknown, only "
+        "the events it is told of) instead of the truth",
+    )
+    view.add_argument("--no-events", action="store_true", help="do not draw the turn's events")
+    view.add_argument(
+        "--size",
+        type=_arg(parse_size),
+        default=DEFAULT_SIZE,
+        metavar="W,H",
+        help=f"window / picture size in pixels (default {DEFAULT_SIZE[0]},{DEFAULT_SIZE[1]})",
+    )
+    out = view.add_argument_group("offscreen output (no window, no display needed)")
+    out.add_argument("--png", type=Path, metavar="FILE", help="write the turn as a PNG picture")
+    out.add_argument("--gif", type=Path, metavar="FILE", help="write an animated GIF of --turns")
+    out.add_argument("--mp4", type=Path, metavar="FILE", help="write an MP4 film of --turns")
+    out.add_argument(
+        "--turns",
+        type=_arg(parse_turns),
+        default=None,
+        metavar="A:B",
+        help="turns of the GIF / MP4, inclusive: 0:60, 100: (default: the whole game)",
+    )
+    out.add_argument(
+        "--frames-per-turn",
+        type=int,
+        default=2,
+        metavar="K",
+        help="frames per turn in the GIF / MP4; pieces glide between turns (default 2)",
+    )
+    out.add_argument(
+        "--fps", type=float, default=4.0, help="frames per second of the GIF / MP4 (default 4)"
+    )
+    view.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    outputs = [
+        check_output(path, (suffix,), what)
+        for path, suffix, what in (
+            (args.png, ".png", "PNG"),
+            (args.gif, ".gif", "GIF"),
+            (args.mp4, ".mp4", "MP4"),
+        )
+        if path is not None
+    ]
+    if not outputs and not has_display():
+        raise ViewError(
+            "no display to open the viewer on (DISPLAY is not set); render offscreen instead "
+            "with --png FILE, --gif FILE or --mp4 FILE"
+        )
+    if args.frames_per_turn < 1:
+        raise ViewError(f"--frames-per-turn must be >= 1, got {args.frames_per_turn}")
+    if not 0 < args.fps <= 120:
+        raise ViewError(f"--fps must be above 0 and up to 120, got {args.fps:g}")
+    replay = load_replay(args.replay)
+    options: dict[str, Any] = {
+        "mode": args.mode,
+        "axis": args.axis,
+        "layout": args.layout,
+        "angle": args.angle,
+        "fog": args.fog,
+        "events": not args.no_events,
+    }
+    if args.boards is not None:
+        options["boards"] = args.boards
+    if args.slice is not None:
+        options["slice"] = args.slice
+    view = View(**options).check(replay.rules.shape, replay.rules.players)
+    turn = None if args.turn is None else check_turn(replay, args.turn)
+    turns = None
+    if args.turns is not None:
+        first, last = args.turns
+        turns = (first, replay.last_turn if last < 0 else last)
+        check_turn(replay, turns[0])
+        check_turn(replay, turns[1])
+        if turns[1] < turns[0]:
+            raise ViewError(f"--turns {first}:{last} is empty (the last turn comes first)")
+
+    if not outputs:
+        from viz.viewer import open_viewer
+
+        open_viewer(replay, 0 if turn is None else turn, view=view, window_size=args.size)
+        return 0
+
+    from viz.render import save_animation, save_png
+
+    if args.png is not None:
+        path = save_png(replay, turn, args.png, view=view, window_size=args.size)
+        shown = replay.last_turn if turn is None else turn
+        print(f"wrote {path} (turn {shown} of {replay.last_turn})")
+    for path in (args.gif, args.mp4):
+        if path is None:
+            continue
+
+        def progress(done: int, total: int, name: Path = path) -> None:
+            if sys.stderr.isatty():
+                print(f"\r{name}: frame {done}/{total}", end="", file=sys.stderr, flush=True)
+
+        count = save_animation(
+            replay,
+            path,
+            turns=turns,
+            frames_per_turn=args.frames_per_turn,
+            fps=args.fps,
+            view=view,
+            window_size=args.size,
+            progress=progress,
+        )
+        if sys.stderr.isatty():
+            print(file=sys.stderr)
+        print(f"wrote {path} ({count} frames, {args.fps:g} per second)")
+    return 0
