@@ -22,7 +22,9 @@ from antipolix.orders import Attack, Move, Order, Pass
 from antipolix.pieces import Piece, PieceType, Trait, TraitCosts, TypeSpec, TypeTable
 from antipolix.play import play
 from antipolix.replay import Replay, load_replay
+from antipolix.results import Results
 from antipolix.rules import Rules
+from antipolix.simulate import simulate
 
 __all__ = [
     "AntipolixError",
@@ -43,6 +45,7 @@ __all__ = [
     "PieceType",
     "PieceView",
     "Replay",
+    "Results",
     "Rules",
     "Trait",
     "TraitCosts",
@@ -54,4 +57,5 @@ __all__ = [
     "load_replay",
     "outcome_distribution",
     "play",
+    "simulate",
 ]

@@ -98,3 +98,9 @@ class AgentError(AntipolixError):
 
 class ReplayError(AntipolixError):
     """A replay file that is missing, corrupt, truncated, edited or of a newer format."""
+
+
+class SimulationError(AntipolixError):
+    """A batch of games that cannot start or go on: bad arguments, an ``out`` folder that is
+    unwritable or holds another study, an unreachable Ray cluster, or a game that failed (the
+    message names its variant and game index)."""

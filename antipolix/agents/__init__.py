@@ -1,6 +1,7 @@
 """Agents: players that decide from their own observation (R6, R12).
 
-Built-in agents, by name: ``random`` (:class:`RandomAgent`), ``greedy`` (:class:`GreedyAgent`).
+Built-in agents, by name: ``random`` (:class:`RandomAgent`), ``greedy`` (:class:`GreedyAgent`),
+``planner`` (:class:`PlannerAgent`).
 Army policies: :class:`RandomArmy`, :class:`FixedArmy`, :class:`GivenArmy`.
 """
 
@@ -9,10 +10,11 @@ from typing import Any
 
 from antipolix.agents.army import FixedArmy, GivenArmy, RandomArmy, policy_from_spec
 from antipolix.agents.base import Agent, Decision, View
+from antipolix.agents.planner import PlannerAgent
 from antipolix.agents.scripted import GreedyAgent, RandomAgent
 from antipolix.errors import AgentError
 
-AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent)}
+AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent, PlannerAgent)}
 
 
 def agent_named(name: str) -> Agent:
@@ -42,6 +44,7 @@ __all__ = [
     "FixedArmy",
     "GivenArmy",
     "GreedyAgent",
+    "PlannerAgent",
     "RandomAgent",
     "RandomArmy",
     "View",

@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from importlib.metadata import entry_points
 
 from antipolix import __version__
-from antipolix.cli import play, replay
+from antipolix.cli import play, replay, simulate
 from antipolix.errors import AntipolixError
 
-MODULES = [play, replay]
+MODULES = [play, replay, simulate]
 
 
 def parser() -> argparse.ArgumentParser:
@@ -40,6 +40,11 @@ def parser() -> argparse.ArgumentParser:
             continue
         register(sub)
     return top
+
+
+def plugin_commands() -> set[str]:
+    """Names of the commands other packages register (``antipolix.commands`` entry points)."""
+    return {entry.name for entry in entry_points(group="antipolix.commands")}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

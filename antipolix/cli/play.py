@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -127,5 +128,17 @@ def run_play(args: argparse.Namespace) -> int:
 def run_demo(args: argparse.Namespace) -> int:
     rules = rules_from_args(args, players=len(args.agents))
     args.out.mkdir(parents=True, exist_ok=True)
-    play_and_print(rules, args.agents, args.seed, args.out / DEMO_REPLAY.name, args.log)
-    return 0
+    replay = args.out / DEMO_REPLAY.name
+    play_and_print(rules, args.agents, args.seed, replay, args.log)
+    return render_last_turn(replay, args.out / "demo.png")
+
+
+def render_last_turn(replay: Path, png: Path) -> int:
+    """Draw the replay's last turn with the ``view`` command, which the viewer package
+    registers (antipolix itself never imports it)."""
+    from antipolix.cli import main, plugin_commands
+
+    if "view" not in plugin_commands():
+        print("antipolix: error: the view command is not installed (package viz)", file=sys.stderr)
+        return 2
+    return main(["view", str(replay), "--png", str(png)])

@@ -1,0 +1,152 @@
+"""``antipolix simulate``: many seeded games (in-process or on Ray), a Parquet dataset, a summary.
+
+antipolix simulate --games 10000 --agents greedy,greedy,greedy,greedy --seed 1 --out runs/x
+antipolix simulate --games 2000 --grid hovercraft.cost=1,2,3 --out runs/hover
+antipolix simulate --games 100000 --address auto --out runs/big      # on a Ray cluster
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from antipolix.cli.common import (
+    add_rules_options,
+    agent_list,
+    agents_from_names,
+    int_at_least,
+    rules_from_args,
+)
+from antipolix.errors import AntipolixError, SimulationError
+from antipolix.results import Results
+from antipolix.rules import Rules
+from antipolix.simulate import rules_grid, simulate
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "simulate",
+        help="play many seeded games (in-process or on Ray) and summarise them",
+        description="Play GAMES seeded games between built-in agents, on Ray (this machine by "
+        "default, or a cluster with --address) or in-process (--workers 0); show a progress "
+        "bar, write one row per game to a Parquet dataset in --out, and print win rates by "
+        "agent and by seat with 95 % intervals and the distribution of game lengths. Running "
+        "the same command again with the same --out plays only the games still missing.",
+    )
+    p.add_argument(
+        "--games", type=int_at_least(1, "games "), default=1000, help="games (default 1000)"
+    )
+    p.add_argument(
+        "--agents",
+        type=agent_list,
+        default=agent_list("greedy,greedy,greedy,greedy"),
+        metavar="A,B,...",
+        help="one built-in agent per seat, comma-separated (default greedy,greedy,greedy,greedy);"
+        " the number of agents sets the number of players",
+    )
+    p.add_argument("--seed", type=int_at_least(0, "seed "), default=0, help="root seed (default 0)")
+    p.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="study folder (Parquet dataset); without it the results are not kept",
+    )
+    p.add_argument(
+        "--workers",
+        type=int_at_least(0, "workers "),
+        metavar="K",
+        help="games at a time on Ray (default: every CPU); 0 plays in this process, no Ray",
+    )
+    p.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="Ray cluster to join: auto, or HOST:PORT (default: start Ray on this machine)",
+    )
+    p.add_argument(
+        "--chunk-size",
+        type=int_at_least(1, "chunk size "),
+        metavar="N",
+        help="games per task and per file (default: automatic, tasks of a few seconds)",
+    )
+    p.add_argument(
+        "--grid",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2,...",
+        help="one rules variant per value (repeatable: every combination), e.g. "
+        "hovercraft.cost=1,2,3; separate list values with ';': shape=4,8,8;6,12,12",
+    )
+    p.add_argument(
+        "--shuffle-seats", action="store_true", help="seat the agents in a random order per game"
+    )
+    p.add_argument(
+        "--replays", action="store_true", help="also write every game's replay (needs --out)"
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_rules_options(p)
+    p.set_defaults(func=run_simulate)
+
+
+def parse_grid(base: Rules, texts: list[str]) -> dict[str, Rules] | Rules:
+    """``["hovercraft.cost=1,2,3"]`` → one variant per value (every combination of several)."""
+    if not texts:
+        return base
+    grid: dict[str, list[str]] = {}
+    for text in texts:
+        key, sep, values = text.partition("=")
+        key = key.strip()
+        if not sep or not key or not values.strip():
+            raise SimulationError(
+                f"a grid is KEY=V1,V2,... (e.g. hovercraft.cost=1,2,3), got {text!r}"
+            )
+        if key in grid:
+            raise SimulationError(f"--grid {key} is given twice")
+        parts = values.split(";") if ";" in values else values.split(",")
+        grid[key] = [v.strip() for v in parts]
+        if not all(grid[key]):
+            raise SimulationError(f"--grid {text!r} has an empty value")
+    return rules_grid(base, grid)
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    rules = rules_from_args(args, players=len(args.agents))
+    variants = parse_grid(rules, args.grid)
+    try:
+        results = simulate(
+            variants,
+            agents_from_names(args.agents),
+            args.games,
+            args.seed,
+            workers=args.workers,
+            address=args.address,
+            out=args.out,
+            chunk_size=args.chunk_size,
+            replays=args.replays,
+            shuffle_seats=args.shuffle_seats,
+            progress=not args.no_progress,
+        )
+    except KeyboardInterrupt:
+        if args.out is not None:
+            _interrupted(args.out)
+        raise
+    if results.run is not None:
+        print(results.run)
+    print(results.summary())
+    if args.out is not None:
+        print(f"\nrows: {args.out} (Parquet; e.g. pandas.read_parquet({str(args.out)!r}))")
+    return 0
+
+
+def _interrupted(out: Path) -> None:
+    try:
+        saved = Results.open(out)
+    except AntipolixError:
+        return
+    total = saved.games * len(saved.variants)
+    print(
+        f"antipolix: {len(saved)} of {total} games are saved in {out}; run the same command "
+        "again to play the rest",
+        file=sys.stderr,
+    )

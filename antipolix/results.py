@@ -1,0 +1,519 @@
+"""The results of a batch of games (:func:`antipolix.simulate`): a Parquet dataset and its table.
+
+A study folder holds ``_study.json`` (what was simulated: rules variants, agents, seed, number of
+games) and one Parquet file per finished chunk of games, named for its variant and its range of
+game indices (``v0000-0000000000-0000000020.parquet``). Names starting with ``_`` or ``.`` are
+skipped by Parquet readers, so the folder opens as it is::
+
+    pandas.read_parquet("runs/x")
+    polars.read_parquet("runs/x/*.parquet")
+    duckdb.sql("select winner_agent, count(*) from 'runs/x/*.parquet' group by all")
+
+One row per game; every column but ``seconds`` depends only on the study (R12), never on how the
+games were split over chunks, workers or machines:
+
+======================  ========================================================================
+``variant``             the rules variant's name (``"base"`` for a single variant)
+``overrides``           the variant's options that differ from the defaults, as ``--rule`` text
+``game``                the game's index within its variant, 0 … games − 1 (the game id)
+``seed``                the study's root seed; the game's seed is
+                        ``SeedSequence(seed, spawn_key=(game, 0))`` (:func:`game_seed`)
+``players``             the number of seats
+``seats``               per seat, the index of its agent in the study's agent list
+``agents``              per seat, the agent's label (its name; ``name#k`` when two different
+                        agents share a name)
+``armies``              per seat, the pieces as placed, ``"army+chief,army,hovercraft"``
+``army_cost``           per seat, the cost of those pieces (R2)
+``winner``              the winning seat, null for a draw (R10)
+``winner_agent``        the winner's label, null for a draw
+``reason``              ``last_player``, ``nul``, ``all_eliminated`` or ``turn_limit`` (R10)
+``turns``               turns played
+``elimination_order``   seats, first eliminated first (R10, R11)
+``pieces_left``         per seat, living pieces at the end
+``cost_left``           per seat, the cost of those pieces
+``seconds``             wall time of the game on its worker (the only varying column)
+======================  ========================================================================
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from antipolix.errors import SimulationError
+
+if TYPE_CHECKING:
+    import pandas as pd  # type: ignore[import-untyped, unused-ignore]
+    import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
+
+    from antipolix.agents import Agent
+    from antipolix.end import GameResult
+    from antipolix.rules import Rules
+
+STUDY_FILE = "_study.json"
+STUDY_FORMAT = "antipolix-study"
+STUDY_VERSION = 1
+REPLAYS = "_replays"
+Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+
+# (name, arrow type) of every column; pyarrow is imported on first use (``import antipolix``
+# stays light)
+COLUMNS = (
+    ("variant", "string"),
+    ("overrides", "string"),
+    ("game", "int64"),
+    ("seed", "int64"),
+    ("players", "int64"),
+    ("seats", "list<int64>"),
+    ("agents", "list<string>"),
+    ("armies", "list<string>"),
+    ("army_cost", "list<int64>"),
+    ("winner", "int64"),
+    ("winner_agent", "string"),
+    ("reason", "string"),
+    ("turns", "int64"),
+    ("elimination_order", "list<int64>"),
+    ("pieces_left", "list<int64>"),
+    ("cost_left", "list<int64>"),
+    ("seconds", "float64"),
+)
+DETERMINISTIC_COLUMNS = tuple(name for name, _ in COLUMNS if name != "seconds")
+
+
+@functools.cache
+def schema() -> pa.Schema:
+    """The Arrow schema of a results table (one row per game)."""
+    import pyarrow as pa
+
+    def arrow(kind: str) -> Any:  # "list<int64>" → pa.list_(pa.int64())
+        if kind.startswith("list<"):
+            return pa.list_(arrow(kind[5:-1]))
+        return getattr(pa, kind)()
+
+    return pa.schema([(name, arrow(kind)) for name, kind in COLUMNS])
+
+
+_CHUNK_RE = re.compile(r"^v(\d+)-(\d+)-(\d+)\.parquet$")
+
+
+@dataclass(frozen=True, order=True)
+class Chunk:
+    """Games ``start`` … ``stop − 1`` of variant number ``variant``: one task, one file."""
+
+    variant: int
+    start: int
+    stop: int
+
+    @property
+    def games(self) -> int:
+        return self.stop - self.start
+
+    @property
+    def filename(self) -> str:
+        return f"v{self.variant:04d}-{self.start:010d}-{self.stop:010d}.parquet"
+
+    @classmethod
+    def from_filename(cls, name: str) -> Chunk | None:
+        m = _CHUNK_RE.match(name)
+        return None if m is None else cls(int(m[1]), int(m[2]), int(m[3]))
+
+
+def chunk_files(path: Path) -> list[tuple[Chunk, Path]]:
+    """The finished chunks in a study folder, in (variant, first game) order."""
+    found = []
+    for entry in path.iterdir():
+        chunk = Chunk.from_filename(entry.name)
+        if chunk is not None:
+            found.append((chunk, entry))
+    return sorted(found)
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """How one call of :func:`antipolix.simulate` went."""
+
+    mode: Literal["serial", "ray"]
+    workers: int  # games played at a time
+    games_played: int  # in this call
+    games_before: int  # already on disk when it started (resume)
+    seconds: float  # wall time of this call, set-up included
+    chunk_sizes: tuple[int, ...]  # the sizes of the chunks it played, in order of submission
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games_played / self.seconds if self.seconds > 0 else math.nan
+
+    def __str__(self) -> str:
+        text = (
+            f"played {self.games_played} games in {self.seconds:.1f} s "
+            f"({self.games_per_second:.2f} games/s, {self.mode}, {self.workers} at a time)"
+        )
+        return text + (f"; {self.games_before} were already done" if self.games_before else "")
+
+
+def wilson_interval(
+    wins: npt.ArrayLike, n: npt.ArrayLike, z: float = Z95
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Wilson score interval of a binomial proportion (95 % by default); NaN where ``n == 0``.
+
+    >>> lo, hi = wilson_interval(50, 100)
+    >>> round(float(lo), 4), round(float(hi), 4)
+    (0.4038, 0.5962)
+    """
+    k = np.asarray(wins, dtype=np.float64)
+    m = np.asarray(n, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = k / m
+        denom = 1 + z * z / m
+        centre = (p + z * z / (2 * m)) / denom
+        half = z * np.sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / denom
+    lo = np.where(k == 0, 0.0, np.clip(centre - half, 0.0, 1.0))
+    hi = np.where(k == m, 1.0, np.clip(centre + half, 0.0, 1.0))
+    return np.where(m > 0, lo, np.nan), np.where(m > 0, hi, np.nan)
+
+
+def read_study(path: Path) -> dict[str, Any]:
+    """The study description stored in a study folder; errors say what is wrong."""
+    file = path / STUDY_FILE
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SimulationError(f"{path} holds no study ({STUDY_FILE} is missing)") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SimulationError(f"{file} cannot be read: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != STUDY_FORMAT:
+        raise SimulationError(f"{file} is not an antipolix study description")
+    if data.get("version") != STUDY_VERSION:
+        raise SimulationError(
+            f"{file} has study format version {data.get('version')!r}; this antipolix reads "
+            f"version {STUDY_VERSION}"
+        )
+    return data
+
+
+def _percent(x: float) -> str:
+    return "-" if math.isnan(x) else f"{100 * x:.1f} %"
+
+
+class Results:
+    """The games of one study, as a table (pyarrow) read from its Parquet dataset.
+
+    Returned by :func:`antipolix.simulate`; :meth:`open` reloads a study folder later (complete
+    or not). The table is read on first use; the helpers read only the columns they need.
+
+    >>> from antipolix import Rules, simulate
+    >>> results = simulate(Rules(shape=(4, 8, 8), players=2, max_turns=60),
+    ...                    ["greedy", "random"], games=8, seed=1, workers=0)
+    >>> len(results), results.complete
+    (8, True)
+    >>> list(results.win_rates("agent").columns)
+    ['variant', 'agent', 'games', 'wins', 'draws', 'win_rate', 'ci_low', 'ci_high']
+    """
+
+    def __init__(self, path: str | Path, *, run: RunInfo | None = None, keep: object = None):
+        self.path = Path(path)
+        self.study = read_study(self.path)
+        self.run = run
+        self._keep = keep  # a TemporaryDirectory to keep alive while these results are
+        self._table: pa.Table | None = None
+
+    @classmethod
+    def open(cls, path: str | Path) -> Results:
+        """The results of the study stored in folder ``path`` (``--out`` of a run)."""
+        return cls(path)
+
+    # -- what the study is -------------------------------------------------------------------------
+
+    @property
+    def seed(self) -> int:
+        return int(self.study["seed"])
+
+    @property
+    def games(self) -> int:
+        """Games per variant."""
+        return int(self.study["games"])
+
+    @property
+    def variants(self) -> list[str]:
+        return [v["name"] for v in self.study["variants"]]
+
+    @property
+    def agents(self) -> list[str]:
+        """The study's agents' labels, in the order they were given."""
+        return list(self.study["labels"])
+
+    def rules(self, variant: str | None = None) -> Rules:
+        """The rules of a variant (of the only one by default)."""
+        from antipolix.config import rules_from_dict
+
+        return rules_from_dict(self._variant(variant)["rules"])
+
+    def _variant(self, variant: str | None) -> dict[str, Any]:
+        variants = self.study["variants"]
+        if variant is None:
+            if len(variants) != 1:
+                raise SimulationError(f"name a variant: {', '.join(self.variants)}")
+            return dict(variants[0])
+        for v in variants:
+            if v["name"] == variant:
+                return dict(v)
+        raise SimulationError(f"no variant {variant!r} (variants: {', '.join(self.variants)})")
+
+    def files(self) -> list[Path]:
+        """The chunk files, in (variant, game) order."""
+        return [p for _, p in chunk_files(self.path)]
+
+    def __len__(self) -> int:
+        """Games finished (read from the files' footers)."""
+        if self._table is not None:
+            return int(self._table.num_rows)
+        import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
+
+        return sum(pq.ParquetFile(p).metadata.num_rows for p in self.files())
+
+    @property
+    def complete(self) -> bool:
+        return len(self) == self.games * len(self.variants)
+
+    def __repr__(self) -> str:
+        return (
+            f"Results({str(self.path)!r}: {len(self)} of {self.games * len(self.variants)} "
+            f"games, {len(self.variants)} variant(s), seed {self.seed})"
+        )
+
+    # -- the table ---------------------------------------------------------------------------------
+
+    def read(self, columns: Sequence[str] | None = None) -> pa.Table:
+        """The rows (all columns, or ``columns``) in (variant, game) order."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        cols = None if columns is None else list(columns)
+        if self._table is not None:
+            return self._table if cols is None else self._table.select(cols)
+        files = self.files()
+        if not files:
+            empty = schema().empty_table()
+            return empty if cols is None else empty.select(cols)
+        return pa.concat_tables([pq.read_table(p, columns=cols, schema=schema()) for p in files])
+
+    @property
+    def table(self) -> pa.Table:
+        """Every row, as a pyarrow table (read once, then kept)."""
+        if self._table is None:
+            self._table = self.read()
+        return self._table
+
+    def to_pandas(self, columns: Sequence[str] | None = None) -> pd.DataFrame:
+        """The rows as a pandas DataFrame; ``winner`` is a nullable integer (``<NA>``: draw)."""
+        df = self.read(columns).to_pandas()
+        if "winner" in df:
+            df["winner"] = df["winner"].astype("Int64")
+        return df
+
+    # -- statistics --------------------------------------------------------------------------------
+
+    def win_rates(self, by: Literal["agent", "seat"] = "agent") -> pd.DataFrame:
+        """Wins per agent (label) or per seat, per variant, with Wilson 95 % intervals.
+
+        ``games`` counts the agent's seats over all games (an agent in two seats of a game
+        counts twice, so with identical agents everywhere the fair share is 1 / players);
+        ``draws`` counts the draws it took part in, apart from the losses. For an agent in
+        several seats of a game the seats' outcomes are negatively correlated (one winner at
+        most), so the interval is conservative.
+        """
+        import pandas as pd
+        import pyarrow.compute as pc  # type: ignore[import-untyped, unused-ignore]
+
+        if by not in ("agent", "seat"):
+            raise SimulationError(f"win_rates(by=...) takes 'agent' or 'seat', got {by!r}")
+        t = self.read(["variant", "agents", "winner"])
+        lengths = pc.list_value_length(t["agents"]).to_numpy(zero_copy_only=False)
+        lengths = np.asarray(lengths, dtype=np.int64)
+        parents = np.repeat(np.arange(t.num_rows), lengths)
+        starts = np.cumsum(lengths) - lengths
+        seat = np.arange(int(lengths.sum())) - np.repeat(starts, lengths)
+        winner = np.asarray(pc.fill_null(t["winner"], -1).to_numpy(zero_copy_only=False))
+        won = winner[parents] == seat
+        draw = winner[parents] == -1
+        variant = np.asarray(t["variant"].to_numpy(zero_copy_only=False), dtype=object)[parents]
+        if by == "agent":
+            flat = pc.list_flatten(t["agents"]).to_numpy(zero_copy_only=False)
+            key = pd.Categorical(flat, categories=_ordered(self.agents, flat))
+        else:
+            key = seat
+        df = pd.DataFrame(
+            {
+                "variant": pd.Categorical(variant, categories=self.variants),
+                by: key,
+                "won": won,
+                "draw": draw,
+            }
+        )
+        g = (
+            df.groupby(["variant", by], observed=True, sort=True)
+            .agg(games=("won", "size"), wins=("won", "sum"), draws=("draw", "sum"))
+            .reset_index()
+        )
+        g["variant"] = g["variant"].astype(str)
+        if by == "agent":
+            g["agent"] = g["agent"].astype(str)
+        g["wins"] = g["wins"].astype(np.int64)
+        g["draws"] = g["draws"].astype(np.int64)
+        g["win_rate"] = g["wins"] / g["games"]
+        g["ci_low"], g["ci_high"] = wilson_interval(g["wins"], g["games"])
+        return g
+
+    def turns(self, percentiles: Iterable[float] = (5, 25, 50, 75, 95)) -> pd.DataFrame:
+        """The distribution of game lengths (turns) per variant: count, mean, std, min,
+        percentiles, max, and the share of games stopped by the turn limit (R10)."""
+        import pandas as pd
+
+        t = self.read(["variant", "turns", "reason"]).to_pandas()
+        pcts = [float(p) for p in percentiles]
+        rows = []
+        for name in self.variants:
+            part = t[t["variant"] == name]
+            turns = part["turns"].to_numpy(dtype=np.float64)
+            if not len(turns):
+                continue
+            row: dict[str, Any] = {
+                "variant": name,
+                "games": len(turns),
+                "mean": turns.mean(),
+                "std": turns.std(ddof=1) if len(turns) > 1 else math.nan,
+                "min": int(turns.min()),
+            }
+            for p, v in zip(pcts, np.percentile(turns, pcts), strict=True):
+                row[f"p{p:g}"] = float(v)
+            row["max"] = int(turns.max())
+            row["turn_limit"] = float((part["reason"] == "turn_limit").mean())
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def reasons(self) -> pd.DataFrame:
+        """How games ended (R10): games per variant and reason."""
+        t = self.read(["variant", "reason"]).to_pandas()
+        table = t.groupby(["variant", "reason"], sort=False).size().unstack(fill_value=0)
+        return table.reindex([v for v in self.variants if v in table.index])
+
+    def summary(self) -> str:
+        """A plain-text report: the study, win rates by agent and by seat, game lengths, end
+        reasons. It depends only on the rows (no timings, no paths): the same study prints the
+        same summary."""
+        import pandas as pd
+
+        n = len(self)
+        total = self.games * len(self.variants)
+        head = (
+            (f"{n} of {total} games" if n != total else f"{total} games")
+            + f", seed {self.seed}, agents {', '.join(self.agents)}"
+            + (", seats shuffled per game" if self.study.get("shuffle_seats") else "")
+        )
+        lines = [head]
+        if len(self.variants) > 1:
+            lines.append(f"variants ({self.games} games each): {', '.join(self.variants)}")
+        elif self.study["variants"][0]["overrides"]:
+            lines.append(f"rules: {self.study['variants'][0]['overrides']}")
+        if n == 0:
+            return "\n".join(lines)
+        multi = len(self.variants) > 1
+
+        def show(df: pd.DataFrame) -> str:
+            if not multi:
+                df = df.drop(columns=["variant"])
+            text: str = df.to_string(index=False)
+            return text
+
+        by: Literal["agent", "seat"]
+        for by in ("agent", "seat"):
+            w = self.win_rates(by)
+            shown = pd.DataFrame(
+                {
+                    "variant": w["variant"],
+                    by: w[by],
+                    "games": w["games"],
+                    "wins": w["wins"],
+                    "draws": w["draws"],
+                    "win rate": [_percent(x) for x in w["win_rate"]],
+                    "95 % CI": [
+                        f"{100 * lo:.1f} – {100 * hi:.1f} %"
+                        for lo, hi in zip(w["ci_low"], w["ci_high"], strict=True)
+                    ],
+                }
+            )
+            lines += ["", f"win rates by {by} (Wilson 95 % intervals):", show(shown)]
+        turns = self.turns().round(1)
+        turns["turn_limit"] = [_percent(x) for x in turns["turn_limit"]]
+        lines += ["", "turns per game:", show(turns)]
+        reasons = self.reasons().reset_index()
+        lines += ["", "how games ended:", show(reasons)]
+        return "\n".join(lines)
+
+    # -- single games ------------------------------------------------------------------------------
+
+    def game_seed(self, game: int) -> np.random.SeedSequence:
+        """The seed of game ``game`` (the same in every variant): R12."""
+        from antipolix.simulate import game_seed
+
+        return game_seed(self.seed, game)
+
+    def replay(
+        self,
+        game: int,
+        path: str | Path,
+        *,
+        variant: str | None = None,
+        agents: Sequence[Agent] | None = None,
+    ) -> GameResult:
+        """Play game ``game`` of a variant again and write its replay file to ``path``.
+
+        The agents are rebuilt from the study when they are built-in; otherwise pass the same
+        ``agents`` as to :func:`antipolix.simulate`.
+        """
+        from antipolix.agents import AGENTS, agent_from_spec
+        from antipolix.play import play
+        from antipolix.simulate import game_seed, seat_order
+
+        if not 0 <= game < self.games:
+            raise SimulationError(f"game {game} is not in the study (0 … {self.games - 1})")
+        rules = self.rules(variant)
+        if agents is None:
+            agents = []
+            for spec in self.study["agents"]:
+                cls = AGENTS.get(spec["name"])
+                if cls is None or spec.get("class") != f"{cls.__module__}.{cls.__qualname__}":
+                    raise SimulationError(
+                        f"agent {spec['name']!r} is not a built-in agent; pass the study's agents"
+                    )
+                agents.append(agent_from_spec(spec))
+        seats = seat_order(self.seed, game, rules.players, bool(self.study["shuffle_seats"]))
+        return play(rules, [agents[j] for j in seats], game_seed(self.seed, game), replay=path)
+
+
+def _ordered(known: Sequence[str], seen: Any) -> list[str]:
+    extra = sorted(set(map(str, seen)) - set(known))
+    return list(dict.fromkeys(known)) + extra
+
+
+def study_diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """What differs between two study descriptions, in words (for refusing an ``out``)."""
+    out = []
+    for key in sorted(set(old) | set(new)):
+        a, b = old.get(key), new.get(key)
+        if a == b:
+            continue
+        if key in ("variants", "agents", "labels"):
+            out.append(f"{key} differ")
+        else:
+            out.append(f"{key}: {a!r} there, {b!r} now")
+    return out
