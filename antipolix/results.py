@@ -452,8 +452,10 @@ class Results:
                 }
             )
             lines += ["", f"win rates by {by} (Wilson 95 % intervals):", show(shown)]
-        turns = self.turns().round(1)
-        turns["turn_limit"] = [_percent(x) for x in turns["turn_limit"]]
+        turns = self.turns()
+        limit = [_percent(x) for x in turns["turn_limit"]]  # a share: format before rounding
+        turns = turns.round(1)
+        turns["turn_limit"] = limit
         lines += ["", "turns per game:", show(turns)]
         reasons = self.reasons().reset_index()
         lines += ["", "how games ended:", show(reasons)]

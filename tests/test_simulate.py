@@ -434,3 +434,11 @@ def test_cli_simulate_refuses_zero_games(capsys: pytest.CaptureFixture[str]) -> 
 def test_rules_errors_stay_rules_errors() -> None:
     with pytest.raises(RulesError):
         rules_grid(SMALL, {"hovercraft.cost": [-1]})
+
+
+def test_summary_shows_the_turn_limit_share_of_games() -> None:
+    """R10: every game stopped by a 3-turn limit is a 100 % turn-limit share in the summary."""
+    rules = Rules(shape=(4, 8, 8), players=2, max_turns=3)
+    results = simulate(rules, ["random", "random"], games=4, seed=2, workers=0)
+    assert results.turns()["turn_limit"].tolist() == [1.0]
+    assert "100.0 %" in results.summary().split("turns per game:")[1]

@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from importlib.metadata import entry_points
 
 from antipolix import __version__
-from antipolix.cli import play, replay, simulate
+from antipolix.cli import balance, play, replay, simulate
 from antipolix.errors import AntipolixError
 
-MODULES = [play, replay, simulate]
+MODULES = [play, replay, simulate, balance]
 
 
 def parser() -> argparse.ArgumentParser:

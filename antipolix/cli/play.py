@@ -28,6 +28,8 @@ from antipolix.rules import Rules
 
 DEMO_AGENTS = "greedy,greedy,random,greedy"
 DEMO_REPLAY = Path("out/demo.apx.json.gz")
+DEMO_BATCH = 200  # games of the demo batch: 4 players on a 6×12×12 board, seats shuffled
+DEMO_BATCH_RULES = ["shape=6,12,12", "max_turns=500"]
 
 
 def register(sub: Any) -> None:
@@ -51,6 +53,19 @@ def register(sub: Any) -> None:
     _game_options(demo, default_agents=DEMO_AGENTS, default_seed=7)
     demo.add_argument(
         "--out", type=Path, default=DEMO_REPLAY.parent, metavar="DIR", help="output folder"
+    )
+    demo.add_argument(
+        "--batch",
+        type=int_at_least(0),
+        default=DEMO_BATCH,
+        metavar="N",
+        help=f"games in the demo batch (default {DEMO_BATCH}; 0 skips it)",
+    )
+    demo.add_argument(
+        "--workers",
+        type=int_at_least(0),
+        default=None,
+        help="batch workers (default: every core, on Ray; 0: in this process)",
     )
     demo.set_defaults(func=run_demo)
 
@@ -130,7 +145,30 @@ def run_demo(args: argparse.Namespace) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     replay = args.out / DEMO_REPLAY.name
     play_and_print(rules, args.agents, args.seed, replay, args.log)
-    return render_last_turn(replay, args.out / "demo.png")
+    code = render_last_turn(replay, args.out / "demo.png")
+    if code or not args.batch:
+        return code
+    from antipolix.config import apply_overrides
+    from antipolix.simulate import simulate
+
+    small = apply_overrides(rules, DEMO_BATCH_RULES)
+    board = "×".join(str(d) for d in small.shape)
+    print(
+        f"\nbatch: {args.batch} games of {', '.join(args.agents)} on a {board} board (turn "
+        f"limit {small.max_turns}), seats shuffled per game, seed {args.seed}"
+    )
+    results = simulate(
+        small,
+        args.agents,
+        args.batch,
+        args.seed,
+        workers=args.workers,
+        out=args.out / "demo-batch",
+        shuffle_seats=True,
+        progress=True,
+    )
+    print(results.summary())
+    return 0
 
 
 def render_last_turn(replay: Path, png: Path) -> int:
