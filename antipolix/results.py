@@ -223,7 +223,7 @@ class Results:
         self.path = Path(path)
         self.study = read_study(self.path)
         self.run = run
-        self._keep = keep  # a TemporaryDirectory to keep alive while these results are
+        self._keep = keep  # a TemporaryDirectory that lives as long as these results
         self._table: pa.Table | None = None
 
     @classmethod

@@ -100,6 +100,22 @@ def markdown(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+def upsets(rows: list[Row], most: int = 10) -> str:
+    """The seeds of the games A did not win (to replay them), at most ``most`` per pairing."""
+    lines = []
+    for a, b in PAIRINGS:
+        lost = [r for r in rows if (r.a, r.b) == (a, b) and r.winner != "A"]
+        if lost:
+            shown = ", ".join(
+                f"{r.seed} (A in seat {r.seat_a}, {'B won' if r.winner else 'draw'}, "
+                f"{r.turns} turns)"
+                for r in lost[:most]
+            )
+            more = f" and {len(lost) - most} more" if len(lost) > most else ""
+            lines.append(f"- {a} vs {b}: {shown}{more}")
+    return "\n".join(lines) if lines else "- none"
+
+
 def strength_table(rows: list[Row]) -> tuple[str, list[str]]:
     header = [
         "pairing (A vs B)",
@@ -198,6 +214,10 @@ def main() -> None:
             "Win rate of A among decided games (draws = turn limit, R10), 95 % Wilson interval.",
             "",
             strength,
+            "",
+            "Games A did not win (seed, seat):",
+            "",
+            upsets(rows),
             "",
             "## Four Greedy agents, default rules (8×16×16, budget 61 each)",
             "",

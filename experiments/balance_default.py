@@ -49,9 +49,10 @@ def main() -> None:
     played = sum(len(g) for g in fit.games)
     print(fit.costs_table().to_string(index=False))
     print(
-        f"{len(fit.estimates)} iterations, {played} games in {seconds / 60:.1f} min "
-        f"({played / seconds:.1f} games/s); converged: {fit.converged}; "
-        f"proposed costs: {fit.proposed}; report: {KEEP / 'report.md'}"
+        f"{len(fit.estimates)} iterations, {played} games; this run took {seconds / 60:.1f} min "
+        "(games already in the study folder are read, not played again); "
+        f"converged: {fit.converged}; proposed costs: {fit.proposed}; "
+        f"report: {KEEP / 'report.md'}"
     )
 
 

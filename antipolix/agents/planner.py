@@ -87,6 +87,8 @@ HUNT_K = 3  # chief suspects hunted at most (the likeliest)
 HUNT_MIN = 0.12  # ... and only those at least this likely
 W_GUARD = 2.0  # per point of enemy power within two moves of the chief above its defence
 GUARD_MARGIN = 2
+GUARD_MIN = 6  # defence kept around the chief even with no enemy in sight (invisible ones, R6)
+CHIEF_UNSEEN = 2  # power of unseen invisible attackers the chief allows for near enemies (R6)
 W_CHIEF_FAR = 0.5  # per cell of the chief's distance from the nearest enemy (up to CHIEF_FAR)
 CHIEF_FAR = 6
 W_ADVANCE = 0.12  # per cell a piece closes on the nearest enemy
@@ -323,6 +325,8 @@ class _Turn:
 
         self.t_own = self.threat[self.o_flat]
         self.x_own = self.extra[self.o_flat]
+        if self.ci >= 0:
+            self.x_own[self.ci] += CHIEF_UNSEEN
         self.base_risk = _total(_risk(self.t_own, self.x_own, self.d_own, self.loss))
         self.dist = distance_grid(shape, self.e_flat)
         # beyond this distance from every enemy a cell is out of every enemy's reach within a
@@ -510,7 +514,8 @@ class PlannerAgent(Agent):
         # exposure after the move: the mover on its new cell, the pieces around both cells
         adj_ab = np.abs(a - b).max(axis=1) <= 1
         d_mover = t.defence[dest] + s_i - s_i * adj_ab
-        r_mover = _risk(t.threat[dest], t.extra[dest], d_mover, t.loss[i])
+        unseen = np.where(i == ci, CHIEF_UNSEEN, 0)  # the chief allows for invisible attackers
+        r_mover = _risk(t.threat[dest], t.extra[dest] + unseen, d_mover, t.loss[i])
         rel = np.flatnonzero((t.t_own > 0) & (t.loss > 0))  # the pieces at risk at all
         r0 = _risk(t.t_own[rel], t.x_own[rel], t.d_own[rel], t.loss[rel])
         top = np.maximum(r0.max(initial=0.0), r_mover)  # moves that touch no piece at risk
@@ -543,15 +548,18 @@ class PlannerAgent(Agent):
             )
             d_c = np.where(i == ci, d_mover, d_c)
             t2_c = np.where(i == ci, t.threat[dest] + t.extra[dest], t.threat[here] + t.extra[here])
-            guard0 = max(0, int(t.threat[here] + t.extra[here] - t.d_own[ci]) + GUARD_MARGIN)
-            score += W_GUARD * (guard0 - np.maximum(0, t2_c - d_c + GUARD_MARGIN))
+            need0 = max(int(t.threat[here] + t.extra[here]) + GUARD_MARGIN, GUARD_MIN)
+            need = np.maximum(t2_c + GUARD_MARGIN, GUARD_MIN)
+            guard0 = max(0, need0 - int(t.d_own[ci]))
+            score += W_GUARD * (guard0 - np.maximum(0, need - d_c))
             far0 = min(int(t.dist[here]), CHIEF_FAR)
             score += np.where(
                 i == ci, W_CHIEF_FAR * (np.minimum(t.dist[dest], CHIEF_FAR) - far0), 0.0
             )
 
         # threats: the winning attacks open next turn (forks count); only moves that start or
-        # end within reach of an enemy near the front change them
+        # end within reach of an enemy near the front change them. The chief takes no part.
+        offence = np.zeros(len(i))
         if len(close):
             de = _cheb(t.e_pos[close], t.o_pos)
             reach = de <= t.o_f[None, :]
@@ -571,12 +579,12 @@ class PlannerAgent(Agent):
                     - reach[:, ii]
                 )
                 wins = t.gain[close][:, None] * (power[:, None] + moved > need[:, None])
-                score[sel] += W_THREAT * (_totals(wins) - wins0)
+                offence[sel] += W_THREAT * (_totals(wins) - wins0)
                 pressed = np.minimum(power[:, None] + moved, need[:, None] + 1) / (
                     need[:, None] + 1
                 )
                 press = W_PRESS * min(max(obs.turn / PRESS_FROM - 1, 0.0), 1.0)
-                score[sel] += press * ((t.gain[close][:, None] * pressed).sum(axis=0) - press0)
+                offence[sel] += press * ((t.gain[close][:, None] * pressed).sum(axis=0) - press0)
 
         # hunt: cover the cells the likeliest chief suspects may step to (R8 needs power > defence)
         suspects = []
@@ -586,10 +594,11 @@ class PlannerAgent(Agent):
             if t.e_f[j] > 0:
                 suspects.append(j)
         if suspects:
-            score += self._hunt(t, suspects, i, a, b, dest, s_i, f_i)
+            offence += self._hunt(t, suspects, i, a, b, dest, s_i, f_i)
+        not_chief = i != ci
+        score += np.where(not_chief, offence, 0.0)
 
         # advance and cohesion (not the chief)
-        not_chief = i != ci
         d_b = t.dist[dest]
         score += np.where(not_chief, W_ADVANCE * (t.dist[t.o_flat[i]] - d_b), 0.0)
         support = (t.defence[dest] - s_i * adj_ab) - (t.d_own[i] - s_i)

@@ -3,7 +3,8 @@
 ``estimate_values`` plays games where every player's army is drawn at random under the budget
 (:class:`~antipolix.agents.RandomArmy` with a random share of the budget spent, seats shuffled)
 and fits values (:mod:`antipolix.balance.values`). ``fit_costs`` iterates: simulate, estimate,
-move each cost toward its value (``cost × (value / cost) ** step``, rounded, at least 1), with the
+move each cost toward its value (``cost × (value / cost) ** step``, step 0.5 by default,
+rounded, at least 1), with the
 same game seeds every iteration (common random numbers), until every kind's value per cost point
 is 1 within its 95 % interval or the iteration limit is reached.
 """
@@ -220,7 +221,7 @@ def fit_costs(
     workers: int | None = None,
     out: str | Path | None = None,
     spend: tuple[float, float] = SPEND,
-    step: float = 1.0,
+    step: float = 0.5,
     report: bool = True,
     progress: Progress | None = None,
 ) -> CostFit:

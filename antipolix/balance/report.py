@@ -28,8 +28,9 @@ def seat_table(games: pd.DataFrame, players: int) -> pd.DataFrame:
     """Win rate by seat among all games (draws count as no win), with 95 % intervals."""
     rows = []
     for seat in range(players):
-        rate, low, high = wilson(int((games["winner"] == seat).sum()), len(games))
-        rows.append({"seat": seat, "win_rate": rate, "low": low, "high": high})
+        wins = int((games["winner"] == seat).sum())
+        rate, low, high = wilson(wins, len(games))
+        rows.append({"seat": seat, "wins": wins, "win_rate": rate, "low": low, "high": high})
     return pd.DataFrame(rows)
 
 
@@ -196,7 +197,16 @@ At the start (the rules as given, {fit.estimates[0].decided} decided games):
   10 % over {turns["90%"]:.0f}; longest {turns["max"]:.0f}).
 - Win rate by seat (all games, 95 % intervals):
 
-{_md(seats)}
+{
+        _md(
+            seats.assign(
+                seat=seats["seat"].astype(str),
+                win_rate=[f"{100 * v:.1f} %" for v in seats["win_rate"]],
+                low=[f"{100 * v:.1f} %" for v in seats["low"]],
+                high=[f"{100 * v:.1f} %" for v in seats["high"]],
+            )
+        )
+    }
 
 - How often each kind appears (pieces per army, all armies and winning armies):
 

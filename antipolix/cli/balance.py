@@ -38,7 +38,10 @@ def register(sub: Any) -> None:
         help="parallel workers (default: all cores; 0: in this process)",
     )
     balance.add_argument(
-        "--step", type=float, default=1.0, help="cost ← cost × (value/cost)^STEP (default 1)"
+        "--step",
+        type=float,
+        default=0.5,
+        help="cost ← cost × (value/cost)^STEP (default 0.5: damped, against oscillation)",
     )
     add_rules_options(balance)
     balance.set_defaults(func=run)
