@@ -10,7 +10,7 @@ from typing import ClassVar
 import numpy as np
 import pytest
 
-from antipolix import Attack, Move, Pass, PieceType, Rules, Trait
+from antipolix import Attack, Move, Pass, PieceType, Rules, Trait, load_replay, play
 from antipolix.agents import (
     AGENTS,
     Agent,
@@ -105,6 +105,13 @@ def test_picklable_small_and_plays_the_same_game_after_a_round_trip():
     setup = PlannerAgent()  # a per-game copy, set up, also pickles (Ray workers)
     setup.setup(SMALL, 0, np.random.default_rng(0))
     assert isinstance(pickle.loads(pickle.dumps(setup)), PlannerAgent)
+
+
+def test_r12_replay_of_a_planner_game_verifies(tmp_path):
+    path = tmp_path / "planner.apx.json.gz"
+    result = play(SMALL, [PlannerAgent(), GreedyAgent()], 5, replay=path)
+    report = load_replay(path).verify()  # plays the planner again, decision by decision
+    assert report.agents_rerun and report.turns_checked == result.turns
 
 
 def test_r6_act_takes_an_observation_only():

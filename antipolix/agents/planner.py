@@ -87,7 +87,10 @@ HUNT_K = 3  # chief suspects hunted at most (the likeliest)
 HUNT_MIN = 0.12  # ... and only those at least this likely
 W_GUARD = 2.0  # per point of enemy power within two moves of the chief above its defence
 GUARD_MARGIN = 2
-GUARD_MIN = 6  # defence kept around the chief even with no enemy in sight (invisible ones, R6)
+# Defence kept around the chief even with no enemy in sight (invisible ones, R6): GUARD_SHARE
+# of the own strength, at most GUARD_MIN.
+GUARD_MIN = 6
+GUARD_SHARE = 0.1
 CHIEF_UNSEEN = 2  # power of unseen invisible attackers the chief allows for near enemies (R6)
 W_CHIEF_FAR = 0.5  # per cell of the chief's distance from the nearest enemy (up to CHIEF_FAR)
 CHIEF_FAR = 6
@@ -349,9 +352,11 @@ class PlannerAgent(Agent):
 
     Think time: uniform in ``[min_think, max_think)`` seconds (R7), by default ``[0.2, 1.5)``,
     the same as :class:`~antipolix.agents.GreedyAgent`, so that a win comes from play, not from
-    the clock. Default army: armies and hovercraft in the ratio 3 : 1 with an army chief (R2:
-    armies give the most strength per point; a few hovercraft, field 2, attack from two cells
-    away and run down a fleeing chief).
+    the clock. Default army: armies and hovercraft in the ratio 4 : 1 with an army chief (R2:
+    armies give the most strength per point; one hovercraft in five, field 2, attacks from two
+    cells away and runs down a fleeing chief): 34 armies and 8 hovercraft in a two-player
+    game, 16 and 5 in a four-player one; the first hovercraft comes after four armies, so a
+    small budget buys armies only.
     """
 
     name = "planner"
@@ -366,7 +371,7 @@ class PlannerAgent(Agent):
         self.max_think = float(max_think)
 
     def default_army(self) -> ArmyPolicy:
-        return FixedArmy({"army": 3, "hovercraft": 1})
+        return FixedArmy({"army": 4, "hovercraft": 1})
 
     def params(self) -> dict[str, Any]:
         return {"min_think": self.min_think, "max_think": self.max_think}
@@ -548,8 +553,9 @@ class PlannerAgent(Agent):
             )
             d_c = np.where(i == ci, d_mover, d_c)
             t2_c = np.where(i == ci, t.threat[dest] + t.extra[dest], t.threat[here] + t.extra[here])
-            need0 = max(int(t.threat[here] + t.extra[here]) + GUARD_MARGIN, GUARD_MIN)
-            need = np.maximum(t2_c + GUARD_MARGIN, GUARD_MIN)
+            least = min(GUARD_MIN, GUARD_SHARE * float(t.o_s.sum()))
+            need0 = max(int(t.threat[here] + t.extra[here]) + GUARD_MARGIN, least)
+            need = np.maximum(t2_c + GUARD_MARGIN, least)
             guard0 = max(0, need0 - int(t.d_own[ci]))
             score += W_GUARD * (guard0 - np.maximum(0, need - d_c))
             far0 = min(int(t.dist[here]), CHIEF_FAR)
