@@ -1,6 +1,7 @@
 """Agent strength: head-to-head win rates of the built-in agents, and how often Greedy stalls.
 
     .venv/bin/python experiments/agent_strength.py [--games 400] [--draw-games 200] [--workers 2]
+        [--cache runs/agent_strength.jsonl]
 
 Table 1: two-player games on the default rules (``Rules(players=2)``, R1–R3), one pairing per
 row. Game ``i`` of a pairing uses seed ``SEED + i``; the seat of agent A (seat 0 or 1) is drawn
@@ -18,13 +19,15 @@ Both tables are printed and written as Markdown to ``experiments/results/agent_s
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -186,18 +189,62 @@ def stall_table(results: list[tuple[int | None, str, int]]) -> str:
     return markdown(header, [row])
 
 
+def load_cache(path: Path | None) -> dict[str, dict[str, Any]]:
+    """Finished games by key, from a JSON-lines cache (empty without one)."""
+    if path is None or not path.exists():
+        return {}
+    out = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            item = json.loads(line)
+            out[item["key"]] = item["record"]
+    return out
+
+
+def save(path: Path | None, key: str, record: dict[str, Any]) -> dict[str, Any]:
+    """Append one finished game to the cache (if any); return the record."""
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps({"key": key, "record": record}) + "\n")
+    return record
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="games per pairing")
     parser.add_argument("--draw-games", type=int, default=200, help="4-Greedy games")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="JSON-lines file of finished games: games already in it are not played again "
+        "(resume after an interruption; delete it after changing an agent)",
+    )
     args = parser.parse_args()
     start = time.perf_counter()
+    done = load_cache(args.cache)
     jobs = [(a, b, SEED + i) for a, b in PAIRINGS for i in range(args.games)]
+    seeds4 = range(SEED, SEED + args.draw_games)
     with ProcessPoolExecutor(args.workers) as pool:
-        rows = list(pool.map(play_pair, jobs, chunksize=8))
-        greedy4 = list(pool.map(play_greedy4, range(SEED, SEED + args.draw_games), chunksize=4))
+        todo = [job for job in jobs if f"{job[0]}-{job[1]}-{job[2]}" not in done]
+        for row in pool.map(play_pair, todo, chunksize=8):
+            done[f"{row.a}-{row.b}-{row.seed}"] = save(
+                args.cache, f"{row.a}-{row.b}-{row.seed}", asdict(row)
+            )
+        todo4 = [seed for seed in seeds4 if f"greedy4-{seed}" not in done]
+        for seed, (winner, reason, turns) in zip(
+            todo4, pool.map(play_greedy4, todo4, chunksize=4), strict=True
+        ):
+            record = {"winner": winner, "reason": reason, "turns": turns}
+            done[f"greedy4-{seed}"] = save(args.cache, f"greedy4-{seed}", record)
+    rows = [Row(**done[f"{a}-{b}-{seed}"]) for a, b, seed in jobs]
+    greedy4 = [
+        (done[k]["winner"], done[k]["reason"], done[k]["turns"])
+        for k in (f"greedy4-{seed}" for seed in seeds4)
+    ]
     elapsed = time.perf_counter() - start
     strength, problems = strength_table(rows)
     stalls = stall_table(greedy4)
@@ -206,8 +253,8 @@ def main() -> None:
             "# Agent strength",
             "",
             f"Made by `experiments/agent_strength.py --games {args.games} "
-            f"--draw-games {args.draw_games}` in {elapsed / 60:.1f} min "
-            f"({args.workers} processes). Seeds {SEED} + i; the seat of A is drawn from the seed.",
+            f"--draw-games {args.draw_games}` ({args.workers} processes; the last run took "
+            f"{elapsed / 60:.1f} min). Seeds {SEED} + i; the seat of A is drawn from the seed.",
             "",
             "## Two players, default rules (8×16×16, budget 122 each)",
             "",

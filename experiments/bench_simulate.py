@@ -10,8 +10,11 @@ batch itself. The chunk sizes are the automatic ones unless ``--chunk-size`` is 
 
 Prints figures; asserts nothing (a benchmark, not a test). The issue's target: Ray with 2 workers
 at least 1.7 times the serial throughput on a 2-core machine. The load average is printed with
-each figure: on a shared machine, other jobs take CPU time from the parallel runs first;
-``--modes serial,pool2`` measures what two plain processes get, Ray or not.
+each figure: on a shared machine, other jobs take CPU time from the parallel runs first (and
+Ray runs its workers at nice 15); "workers busy" (throughput × mean game time ÷ workers) is the
+share of the time the workers spent playing games, which other jobs do not change: its shortfall
+from 100 % is the runner's own overhead. ``--modes serial,pool2`` measures what two plain
+processes get, Ray or not.
 """
 
 from __future__ import annotations
@@ -100,11 +103,15 @@ def main() -> None:
         same = "" if reference is None else f", rows identical: {rows.equals(reference)}"
         reference = rows if reference is None else reference
         game_s = results.table["seconds"].to_numpy()
+        # what the workers would give with no time lost between games: workers / mean game time;
+        # the shortfall is the runner's own overhead (Ray, files), whatever other jobs take
+        busy = info.games_per_second / (info.workers / game_s.mean())
         print(
             f"{mode:>6}: {info.games_played} games in {info.seconds:7.1f} s = "
             f"{info.games_per_second:6.2f} games/s (mean game {game_s.mean():.3f} s in its "
-            f"worker); {len(sizes)} chunks, sizes median {statistics.median(sizes):g} "
-            f"(min {min(sizes)}, max {max(sizes)}){same}; {load()}",
+            f"worker; workers busy {100 * busy:.1f} % of the time); {len(sizes)} chunks, sizes "
+            f"median {statistics.median(sizes):g} (min {min(sizes)}, max {max(sizes)}){same}; "
+            f"{load()}",
             flush=True,
         )
     if "serial" in rates:
