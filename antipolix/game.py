@@ -75,7 +75,7 @@ from antipolix.reach import Network, reach_cells, reaches
 from antipolix.rules import Rules
 from antipolix.state import ALL_OWNERS, Board
 from antipolix.timers import Clock, reception_order
-from antipolix.world import Cell, as_cell
+from antipolix.world import Cell, as_cell, indices
 
 SeedLike = int | np.random.SeedSequence | None
 
@@ -141,7 +141,8 @@ class Game:
         self._clock: Clock | None = None
         self._nul: set[int] = set()
         self._inbox: dict[int, list[Delivered]] = {p: [] for p in range(rules.players)}
-        self._last_events: tuple[Event, ...] = ()
+        # the last turn's events with their audiences (None: everyone), worked out once a turn
+        self._last_events: tuple[tuple[frozenset[int] | None, Event], ...] = ()
         self._eliminated: list[int] = []
         self.result: GameResult | None = None
 
@@ -245,7 +246,9 @@ class Game:
             living=self.living,
             nul=tuple(sorted(self._nul)),
             messages=tuple(self._inbox[player]),
-            events=tuple(e.redacted(hidden) for e in self._last_events if e.told(player)),
+            events=tuple(
+                e.redacted(hidden) for who, e in self._last_events if who is None or player in who
+            ),
             ids=ids,
             owners=owners,
             types=types,
@@ -393,7 +396,7 @@ class Game:
             self._finish(None, EndReason.TURN_LIMIT)
         if self.result is not None:  # the game ended this turn: GameOver closes the report
             events.append(GameOver(self.result))
-        self._last_events = tuple(events)
+        self._last_events = tuple((e.audience(), e) for e in events)
         return TurnReport(self.turn, tuple(p for p, _ in schedule), tuple(events), self.result)
 
     # -- internals: checks -------------------------------------------------------------------------
@@ -471,12 +474,12 @@ class Game:
     def _free_cell(self, player: int) -> Cell:
         zone = self.zone(player)
         if zone is None:
-            free = np.flatnonzero(self.board.grid.ravel() < 0)
+            free = indices(self.board.grid.ravel() < 0)
             flat = int(free[self._placement_rng.integers(len(free))])
             z, y, x = np.unravel_index(flat, self.rules.shape)
             return (int(z), int(y), int(x))
         sub = self.board.grid[zone.slices()]
-        free = np.flatnonzero(sub.ravel() < 0)
+        free = indices(sub.ravel() < 0)
         z, y, x = np.unravel_index(int(free[self._placement_rng.integers(len(free))]), sub.shape)
         return (int(z) + zone.lo[0], int(y) + zone.lo[1], int(x) + zone.lo[2])
 

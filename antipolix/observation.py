@@ -21,7 +21,7 @@ from antipolix.messages import Delivered
 from antipolix.pieces import INVISIBLE as _INVISIBLE
 from antipolix.pieces import PieceType, Trait
 from antipolix.state import Board
-from antipolix.world import Cell, IntArray
+from antipolix.world import Cell, IntArray, indices
 
 UNKNOWN_TRAIT = -1  # in ``Observation.traits``: another player's piece
 
@@ -77,7 +77,7 @@ def visible_mask(board: Board, player: int) -> npt.NDArray[np.bool_]:
 def observe_pieces(
     board: Board, player: int
 ) -> tuple[IntArray, npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int8], IntArray]:
-    ids = np.flatnonzero(visible_mask(board, player))
+    ids = indices(visible_mask(board, player))
     owners = board.owner[ids]
     traits = np.where(owners == player, board.trait[ids], UNKNOWN_TRAIT).astype(np.int8)
     return ids, owners, board.kind[ids], traits, board.pos[ids]

@@ -68,7 +68,10 @@ def normalise(player: int, order: object, board: Board) -> Order:
         return order
     if isinstance(order, Move):
         pid = _piece_id(order.piece, player, board)
-        return Move(pid, as_cell(board.shape, order.cell, f"player {player}: move target"))
+        cell = as_cell(board.shape, order.cell, f"player {player}: move target")
+        if type(order.piece) is int and cell is order.cell:  # plain already
+            return order
+        return Move(pid, cell)
     if isinstance(order, Attack):
         if not order.pieces:
             raise OrderError(f"player {player}: an attack needs at least one piece")

@@ -24,7 +24,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from antipolix.world import IntArray, Shape, offsets
+from antipolix.world import IntArray, Shape, indices, offsets
 
 _EMPTY3 = np.zeros((0, 3), dtype=np.int64)
 
@@ -61,7 +61,7 @@ def components(positions: IntArray, field: int) -> IntArray:
         frontier = [start]
         while frontier:
             node = frontier.pop()
-            for nxt in np.flatnonzero(adjacent[node] & (labels < 0)):
+            for nxt in indices(adjacent[node] & (labels < 0)):
                 labels[nxt] = label
                 frontier.append(int(nxt))
         label += 1
@@ -85,6 +85,8 @@ def _cached(ids: bytes, positions: bytes, field: int) -> Network:
 def cached_network(ids: IntArray, positions: IntArray, field: int) -> Network:
     """:func:`network`, remembered for the last networks seen (agents rebuild theirs each turn,
     and teleporters rarely move)."""
+    if not len(ids):
+        return EMPTY_NETWORK
     ids = np.ascontiguousarray(ids, dtype=np.int64)
     positions = np.ascontiguousarray(positions, dtype=np.int64)
     return _cached(ids.tobytes(), positions.tobytes(), field)
@@ -105,31 +107,36 @@ def destinations(pos: Sequence[int], net: Network) -> IntArray:
     near = np.abs(net.positions - np.asarray(pos, dtype=np.int64)).max(axis=1) == 1
     if not near.any():
         return _EMPTY3
-    chosen = np.zeros(len(net), dtype=bool)
-    for label in np.unique(net.labels[near]):
-        members = net.labels == label
-        if np.count_nonzero(near & members) >= 2:
-            chosen |= members
-        else:
-            chosen |= members & ~near
-    return net.positions[chosen]
+    sources = np.bincount(net.labels[near], minlength=len(net))[net.labels]  # per teleporter
+    chosen = (sources >= 2) | ((sources == 1) & ~near)
+    out: IntArray = net.positions[chosen]
+    return out
 
 
 def reach_cells(shape: Shape, pos: Sequence[int], move: int, net: Network) -> IntArray:
     """R5: every cell a piece at ``pos`` with move field ``move`` reaches, as sorted flat indices.
 
     Occupancy is ignored. The piece's own cell is never included (a move to where one stands
-    is no displacement).
+    is no displacement), nor a teleporter ``D`` it lands beside, unless another of the centres
+    (its own cell, the other ``D``) reaches that cell. The cubes of radius ``move`` around the
+    centres are marked on a boolean board, which gives the cells sorted and once each.
     """
     if move <= 0:
         return np.zeros(0, dtype=np.int64)
-    centres = np.vstack([np.asarray(pos, dtype=np.int64)[None, :], destinations(pos, net)])
-    cells = (centres[:, None, :] + offsets(move)[None, :, :]).reshape(-1, 3)
-    dims = np.asarray(shape, dtype=np.int64)
-    cells = cells[np.all((cells >= 0) & (cells < dims), axis=1)]
-    flat: IntArray = np.unique(np.ravel_multi_index(cells.T, shape))
-    own = int(np.ravel_multi_index(tuple(int(c) for c in pos), shape))
-    out: IntArray = flat[flat != own]
+    centres = [tuple(int(c) for c in pos), *map(tuple, destinations(pos, net).tolist())]
+    marked = np.zeros(shape, dtype=bool)
+    for z, y, x in centres:
+        marked[
+            max(z - move, 0) : z + move + 1,
+            max(y - move, 0) : y + move + 1,
+            max(x - move, 0) : x + move + 1,
+        ] = True
+    for i, (z, y, x) in enumerate(centres):
+        if i == 0 or not any(
+            1 <= max(abs(z - c[0]), abs(y - c[1]), abs(x - c[2])) <= move for c in centres
+        ):
+            marked[z, y, x] = False
+    out: IntArray = indices(marked)
     return out
 
 
@@ -137,11 +144,18 @@ def reaches(
     shape: Shape, pos: Sequence[int], move: int, net: Network, target: Sequence[int]
 ) -> bool:
     """R5: does a piece at ``pos`` with move field ``move`` reach ``target``? O(teleporters)."""
-    if move <= 0 or tuple(target) == tuple(pos):
+    if move <= 0:
         return False
-    t = np.asarray(target, dtype=np.int64)
-    if np.abs(t - np.asarray(pos, dtype=np.int64)).max() <= move:
+    gap = max(
+        abs(int(target[0]) - int(pos[0])),
+        abs(int(target[1]) - int(pos[1])),
+        abs(int(target[2]) - int(pos[2])),
+    )
+    if gap == 0:
+        return False
+    if gap <= move:
         return True
+    t = np.asarray(target, dtype=np.int64)
     dests = destinations(pos, net)
     if len(dests) == 0:
         return False
@@ -168,13 +182,13 @@ def reach_many(
     whos: list[IntArray] = []
     flats: list[IntArray] = []
     for move in np.unique(moves[(moves > 0) & ~near]).tolist():
-        rows = np.flatnonzero((moves == move) & ~near)
+        rows = indices((moves == move) & ~near)
         cells = positions[rows][:, None, :] + offsets(move)[None, :, :]
         inside = np.all((cells >= 0) & (cells < dims), axis=2)
         who = np.broadcast_to(rows[:, None], inside.shape)[inside]
         whos.append(who)
         flats.append(np.ravel_multi_index(cells[inside].T, shape))
-    for row in np.flatnonzero(near & (moves > 0)).tolist():
+    for row in indices(near & (moves > 0)).tolist():
         flat = reach_cells(shape, positions[row], int(moves[row]), net)
         whos.append(np.full(len(flat), row, dtype=np.int64))
         flats.append(flat)

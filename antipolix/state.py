@@ -13,7 +13,7 @@ import numpy.typing as npt
 from antipolix.pieces import TELEPORTER as _TELEPORTER
 from antipolix.pieces import Piece, PieceType, Trait
 from antipolix.reach import EMPTY_NETWORK, Network, cached_network
-from antipolix.world import Cell, IntArray, Shape, cube
+from antipolix.world import Cell, IntArray, Shape, cube, indices
 
 ALL_OWNERS = -1  # network key when every player's teleporters serve (teleport_network="all")
 
@@ -57,11 +57,11 @@ class Board:
         )
 
     def living_ids(self) -> IntArray:
-        return np.flatnonzero(self.alive[: self.count])
+        return indices(self.alive[: self.count])
 
     def pieces_of(self, player: int) -> IntArray:
         n = self.count
-        ids: IntArray = np.flatnonzero(self.alive[:n] & (self.owner[:n] == player))
+        ids: IntArray = indices(self.alive[:n] & (self.owner[:n] == player))
         return ids
 
     def around(self, cell: Cell) -> IntArray:
@@ -79,7 +79,7 @@ class Board:
             mask = self.alive[:n] & (self.trait[:n] == _TELEPORTER)
             if owner != ALL_OWNERS:
                 mask &= self.owner[:n] == owner
-            ids = np.flatnonzero(mask)
+            ids = indices(mask)
             net = (
                 cached_network(ids, self.pos[ids], self.teleport_field)
                 if len(ids)

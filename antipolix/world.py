@@ -14,6 +14,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 from functools import cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -23,6 +24,13 @@ from antipolix.errors import OffBoardError
 Cell = tuple[int, int, int]
 Shape = tuple[int, int, int]
 IntArray = npt.NDArray[np.int64]
+
+
+def indices(mask: npt.NDArray[Any] | np.generic) -> IntArray:
+    """The flat indices of the non-zero entries of ``mask``: ``np.flatnonzero``, at half its cost
+    on the small arrays of a turn (hot paths call it several times per decision)."""
+    out: IntArray = mask.ravel().nonzero()[0]
+    return out
 
 
 def chebyshev(a: Sequence[int], b: Sequence[int]) -> int:
@@ -52,6 +60,17 @@ def in_bounds(shape: Shape, cell: Sequence[int]) -> bool:
 
 def as_cell(shape: Shape, cell: object, what: str = "cell") -> Cell:
     """Normalise ``cell`` to a ``(z, y, x)`` tuple of ints, or raise :class:`OffBoardError`."""
+    if type(cell) is tuple and len(cell) == 3:  # the usual case, already plain: as it is
+        z, y, x = cell
+        if (
+            type(z) is int
+            and type(y) is int
+            and type(x) is int
+            and 0 <= z < shape[0]
+            and 0 <= y < shape[1]
+            and 0 <= x < shape[2]
+        ):
+            return cell
     try:
         z, y, x = (operator.index(c) for c in cell)  # type: ignore[attr-defined]
     except (TypeError, ValueError):

@@ -50,9 +50,7 @@ def shares(rules: Rules, make: Callable[[], Agent], games: int) -> tuple[float, 
     profile.disable()
     stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
     total = sum(v[2] for v in stats.values())  # (calls, primitive calls, tottime, cumtime, ..)
-    agent = sum(
-        v[3] for (file, _, name), v in stats.items() if name == "act" and "agents" in file
-    )
+    agent = sum(v[3] for (file, _, name), v in stats.items() if name == "act" and "agents" in file)
     engine = sum(
         v[3] for (file, _, name), v in stats.items() if name in ENGINE and file.endswith("game.py")
     )

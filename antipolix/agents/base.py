@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, ClassVar
 
 import numpy as np
@@ -33,7 +33,7 @@ from antipolix.pieces import CHIEF as _CHIEF
 from antipolix.pieces import TELEPORTER as _TELEPORTER
 from antipolix.reach import Network, cached_network, destinations, reach_cells
 from antipolix.rules import Rules
-from antipolix.world import IntArray
+from antipolix.world import IntArray, indices
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +92,14 @@ class Agent:
         return f"{type(self).__name__}({args})"
 
 
+@cache
+def _strides(n: int, m: int) -> IntArray:
+    """Multiply a cell ``(z, y, x)`` by this to get its flat index on a ``P × n × m`` board."""
+    out = np.array([n * m, m, 1], dtype=np.int64)
+    out.setflags(write=False)
+    return out
+
+
 class View:
     """An agent's reading of its observation, as arrays: own pieces, visible enemies, every
     (piece, cell) pair its pieces reach (R5), free cells and attackable targets (R4, R6).
@@ -105,32 +113,37 @@ class View:
         self.obs = obs
         self.shape = rules.shape
         p, n, m = self.shape
-        self.flat: IntArray = obs.cells @ np.array([n * m, m, 1], dtype=np.int64)
+        self.flat: IntArray = obs.cells @ _strides(n, m)
         mine = obs.owners == obs.player
-        self.own: IntArray = np.flatnonzero(mine)
-        self.enemy: IntArray = np.flatnonzero(~mine)
+        self.own: IntArray = indices(mine)
+        self.enemy: IntArray = indices(~mine)
         self.strengths: IntArray = rules.strength_table[obs.types]
         self.fields: IntArray = rules.move_table[obs.types]
         self.occupied = np.zeros(p * n * m, dtype=bool)
         self.occupied[self.flat] = True
         # other players' traits are hidden (UNKNOWN_TRAIT), so these are own pieces only (R6)
-        tele = np.flatnonzero(obs.traits == _TELEPORTER)
+        tele = indices(obs.traits == _TELEPORTER)
         self.net: Network = cached_network(obs.ids[tele], obs.cells[tele], rules.teleport_field)
-        chiefs = np.flatnonzero(obs.traits == _CHIEF)
+        chiefs = indices(obs.traits == _CHIEF)
         self.chief: int = int(chiefs[0]) if len(chiefs) else -1
         self.mobile: IntArray = self.own[self.fields[self.own] > 0]
+        self.mobile_cells: IntArray = obs.cells[self.mobile]  # (k, 3)
+        self.mobile_fields: IntArray = self.fields[self.mobile]
         self._reach: dict[int, IntArray] = {}
 
     def cell(self, flat: int) -> tuple[int, int, int]:
-        z, y, x = np.unravel_index(int(flat), self.shape)
-        return int(z), int(y), int(x)
+        """The ``(z, y, x)`` cell of a flat index."""
+        _, n, m = self.shape
+        zy, x = divmod(int(flat), m)
+        z, y = divmod(zy, n)
+        return z, y, x
 
     @cached_property
     def _near(self) -> npt.NDArray[np.bool_]:
         """Which own mobile pieces stand within radius 1 of an own teleporter (R5)."""
         if not len(self.net):
             return np.zeros(len(self.mobile), dtype=bool)
-        cells = self.obs.cells[self.mobile]
+        cells = self.mobile_cells
         gap = np.abs(cells[:, None, :] - self.net.positions[None, :, :]).max(axis=2)
         near: npt.NDArray[np.bool_] = (gap == 1).any(axis=1)
         return near
@@ -157,23 +170,28 @@ class View:
 
     def reaches_matrix(self, cells: IntArray) -> npt.NDArray[np.bool_]:
         """``[i, j]``: does own mobile piece ``mobile[i]`` reach ``cells[j]`` (``(k, 3)``)? (R5)"""
-        pos = self.obs.cells[self.mobile]
-        fields = self.fields[self.mobile][:, None]
+        pos = self.mobile_cells
+        fields = self.mobile_fields[:, None]
         d = np.abs(pos[:, None, :] - cells[None, :, :]).max(axis=2)
         hit: npt.NDArray[np.bool_] = (d >= 1) & (d <= fields)
-        for i in np.flatnonzero(self._near).tolist():
+        for i in indices(self._near).tolist():
             dests = destinations(pos[i], self.net)
             dd = np.abs(dests[:, None, :] - cells[None, :, :]).max(axis=2)
             hit[i] |= ((dd >= 1) & (dd <= fields[i])).any(axis=0)
         return hit
 
     @cached_property
+    def target_matrix(self) -> npt.NDArray[np.bool_]:
+        """``[i, j]``: does own mobile piece ``mobile[i]`` reach visible enemy ``enemy[j]``? (R5)"""
+        if not len(self.enemy) or not len(self.mobile):
+            return np.zeros((len(self.mobile), len(self.enemy)), dtype=bool)
+        return self.reaches_matrix(self.obs.cells[self.enemy])
+
+    @cached_property
     def targets(self) -> dict[int, IntArray]:
         """Each visible enemy row that own pieces reach → the rows of those pieces (sorted)."""
-        if not len(self.enemy) or not len(self.mobile):
-            return {}
-        hit = self.reaches_matrix(self.obs.cells[self.enemy])
-        return {int(self.enemy[j]): self.mobile[hit[:, j]] for j in np.flatnonzero(hit.any(axis=0))}
+        hit = self.target_matrix
+        return {int(self.enemy[j]): self.mobile[hit[:, j]] for j in indices(hit.any(axis=0))}
 
     def attackers_of(self, cell: Sequence[int]) -> list[int]:
         """Rows of own mobile pieces that reach ``cell``, in row order."""
@@ -189,13 +207,13 @@ class View:
         Together with :meth:`candidate` this lets an agent draw a uniform legal move by
         rejection, without listing every move.
         """
-        pos = self.obs.cells[self.mobile]
-        r = self.fields[self.mobile][:, None]
+        pos = self.mobile_cells
+        r = self.mobile_fields[:, None]
         lo = np.maximum(pos - r, 0)
         hi = np.minimum(pos + r + 1, np.asarray(self.shape))
         side = hi - lo
         size = side[:, 0] * side[:, 1] * side[:, 2]
-        for i in np.flatnonzero(self._near).tolist():
+        for i in indices(self._near).tolist():
             size[i] = len(self.reach(int(self.mobile[i])))
         return lo, hi, size
 

@@ -62,7 +62,7 @@ from antipolix.pieces import INVISIBLE as _INVISIBLE
 from antipolix.pieces import PieceType, Trait
 from antipolix.reach import reach_many
 from antipolix.rules import Rules
-from antipolix.world import IntArray, Shape, offsets
+from antipolix.world import IntArray, Shape, indices, offsets
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
@@ -320,7 +320,7 @@ class _Turn:
         costs = agent._costs[obs.types[own], o_trait]
         self.loss: FloatArray = costs * agent._swing
         self.loss[o_trait == _INVISIBLE] = 0.0  # cannot be attacked (R6)
-        chiefs = np.flatnonzero(o_trait == _CHIEF)
+        chiefs = indices(o_trait == _CHIEF)
         self.ci = int(chiefs[0]) if len(chiefs) else -1
         if self.ci >= 0:
             self.loss[self.ci] = agent._lose_chief
@@ -521,18 +521,18 @@ class PlannerAgent(Agent):
         d_mover = t.defence[dest] + s_i - s_i * adj_ab
         unseen = np.where(i == ci, CHIEF_UNSEEN, 0)  # the chief allows for invisible attackers
         r_mover = _risk(t.threat[dest], t.extra[dest] + unseen, d_mover, t.loss[i])
-        rel = np.flatnonzero((t.t_own > 0) & (t.loss > 0))  # the pieces at risk at all
+        rel = indices((t.t_own > 0) & (t.loss > 0))  # the pieces at risk at all
         r0 = _risk(t.t_own[rel], t.x_own[rel], t.d_own[rel], t.loss[rel])
         top = np.maximum(r0.max(initial=0.0), r_mover)  # moves that touch no piece at risk
         risk = top + SPREAD * (r0.sum() + r_mover - top)
         near_rel = _cheb(t.o_pos[rel], t.o_pos) <= 1  # (rel, own), a piece is near itself
         layers = [(t.o_flat[rel], np.ones(len(rel), dtype=np.int64), 1)]
-        close = np.flatnonzero(_cheb(t.e_pos, t.o_pos).min(axis=1) <= FRONT)
+        close = indices(_cheb(t.e_pos, t.o_pos).min(axis=1) <= FRONT)
         fields = np.unique(f_i).tolist()
         layers += [(t.e_flat[close], np.ones(len(close), dtype=np.int64), f) for f in fields]
         grids = box_sums(shape, layers)
         touch: BoolArray = np.asarray(near_rel.any(axis=0))
-        sel = np.flatnonzero(touch[i] | (grids[0][dest] > 0))
+        sel = indices(touch[i] | (grids[0][dest] > 0))
         if len(sel):
             ii = i[sel]
             adj_b = _cheb(t.o_pos[rel], b[sel]) <= 1  # (rel, sel)
@@ -577,7 +577,7 @@ class PlannerAgent(Agent):
             touch = reaching[i]
             for n, f in enumerate(fields):
                 touch |= (f_i == f) & (grids[1 + n][dest] > 0)
-            sel = np.flatnonzero(touch)
+            sel = indices(touch)
             if len(sel):
                 ii = i[sel]
                 moved = s_i[sel][None, :] * (
@@ -647,7 +647,7 @@ class PlannerAgent(Agent):
             refuges.append((cells, now, need, base, weight))
         layers: list[Layer] = []
         for kind in kinds:
-            nonzero = np.flatnonzero(gains[kind])
+            nonzero = indices(gains[kind])
             layers.append((nonzero, gains[kind][nonzero], kind % 1000))
         boxed = box_sums(t.shape, layers)
         out = np.zeros(len(i))
@@ -655,7 +655,7 @@ class PlannerAgent(Agent):
         for kind, grid in zip(kinds, boxed, strict=True):
             mine = code == kind
             out[mine] = grid[dest[mine]]
-        sel = np.flatnonzero(near[i])  # movers that reach some of the cells now: exactly
+        sel = indices(near[i])  # movers that reach some of the cells now: exactly
         if len(sel):
             out[sel] = 0.0
             for cells, now, need, base, weight in refuges:

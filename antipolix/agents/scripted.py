@@ -16,7 +16,7 @@ from antipolix.events import Combat
 from antipolix.observation import Observation
 from antipolix.orders import Attack, Move, Pass
 from antipolix.pieces import PieceType
-from antipolix.world import IntArray
+from antipolix.world import IntArray, indices
 
 MEMORY = 10  # turns a greedy agent remembers the defence a failed attack revealed
 
@@ -41,23 +41,26 @@ class RandomAgent(Agent):
     def act(self, obs: Observation) -> Decision:
         view = View(self.rules, obs)
         think = float(self.rng.exponential(self.mean_think))
-        size = view.move_boxes[2]
-        targets = sorted(view.targets)
-        ends = np.cumsum(size)
+        ends = np.cumsum(view.move_boxes[2])
         total = int(ends[-1]) if len(ends) else 0
-        while True:  # uniform over candidates; a move to an occupied cell is drawn again
-            k = int(self.rng.integers(total + len(targets) + 1))
-            if k >= total:
-                break
-            i = int(np.searchsorted(ends, k, side="right"))
-            flat = view.candidate(i, k - (int(ends[i - 1]) if i else 0))
-            if not view.occupied[flat]:
-                return Decision(Move(int(obs.ids[view.mobile[i]]), view.cell(flat)), think)
-        k -= total
-        if k < len(targets):
-            ids = [int(p) for p in obs.ids[view.targets[targets[k]]]]
-            return Decision(Attack(ids, view.cell(view.flat[targets[k]])), think)
-        return Decision(Pass(), think)
+        enemies = len(view.enemy)
+        # uniform by rejection: draw among every move candidate, every visible enemy and Pass;
+        # draw again on a move to an occupied cell or an enemy no own piece reaches
+        while True:
+            k = int(self.rng.integers(total + enemies + 1))
+            if k < total:
+                i = int(np.searchsorted(ends, k, side="right"))
+                flat = view.candidate(i, k - (int(ends[i - 1]) if i else 0))
+                if not view.occupied[flat]:
+                    return Decision(Move(int(obs.ids[view.mobile[i]]), view.cell(flat)), think)
+            elif k < total + enemies:
+                row = int(view.enemy[k - total])
+                attackers = view.attackers_of(obs.cells[row])
+                if attackers:
+                    ids = [int(obs.ids[r]) for r in attackers]
+                    return Decision(Attack(ids, view.cell(view.flat[row])), think)
+            else:
+                return Decision(Pass(), think)
 
 
 class GreedyAgent(Agent):
@@ -170,7 +173,7 @@ class GreedyAgent(Agent):
         far = np.abs(cells[:, None, :] - obs.cells[view.enemy][None, :, :]).max(axis=2).min(axis=1)
         if far.max() <= gap.min():
             return None
-        best = np.flatnonzero(far == far.max())
+        best = indices(far == far.max())
         pick = int(mine[best[int(self.rng.integers(len(best)))]])
         return Move(int(obs.ids[view.chief]), view.cell(pick))
 
@@ -206,7 +209,7 @@ class GreedyAgent(Agent):
             cells = np.stack(np.unravel_index(mine, view.shape), axis=1)
             after = np.abs(cells[:, None, :] - enemies[None]).max(axis=2).min(axis=1)
             if after.min() < now[i]:  # then the cell nearest an enemy
-                best = np.flatnonzero(after == after.min())
+                best = indices(after == after.min())
                 pick = int(mine[best[int(self.rng.integers(len(best)))]])
                 return Move(int(obs.ids[movers[i]]), view.cell(pick))
         return None
