@@ -5,12 +5,14 @@
 Runs ``antipolix.balance.fit_costs`` with its study folder under ``runs/balance-default``
 (resumable: run it again after an interruption), then copies the small files (report, plots,
 cost tables) to ``experiments/results/balance_default/`` for the repository, and prints how long
-it took and how many games it played.
+it took, where the time went (also in ``run.txt`` there) and how many games it played.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import shutil
 import time
 from pathlib import Path
@@ -47,13 +49,20 @@ def main() -> None:
         shutil.copy2(RUNS / name, KEEP / name)
     shutil.copytree(RUNS / "plots", KEEP / "plots", dirs_exist_ok=True)
     played = sum(len(g) for g in fit.games)
+    games_s = sum(e.seconds_games for e in fit.estimates)
+    fit_s = sum(e.seconds_fit for e in fit.estimates)
+    lines = [
+        f"{len(fit.estimates)} iterations, {played} games, {platform.machine()} with "
+        f"{os.cpu_count()} CPUs; this run took {seconds / 60:.1f} min (games already in the "
+        "study folder are read, not played again):",
+        f"  games (simulate, or reading finished chunks): {games_s / 60:.1f} min",
+        f"  value fits (statsmodels): {fit_s:.1f} s",
+        f"  the rest (start-up, cost tables, plots, report): {seconds - games_s - fit_s:.1f} s",
+        f"converged: {fit.converged}; proposed costs: {fit.proposed}",
+    ]
     print(fit.costs_table().to_string(index=False))
-    print(
-        f"{len(fit.estimates)} iterations, {played} games; this run took {seconds / 60:.1f} min "
-        "(games already in the study folder are read, not played again); "
-        f"converged: {fit.converged}; proposed costs: {fit.proposed}; "
-        f"report: {KEEP / 'report.md'}"
-    )
+    print("\n".join(lines) + f"\nreport: {KEEP / 'report.md'}")
+    (KEEP / "run.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ import pytest
 from antipolix import Rules
 from antipolix.balance import KINDS, BalanceError, CostFit, estimate, fit_costs, kind_counts
 from antipolix.balance.fit import check_rules
-from antipolix.balance.values import kind_cost
+from antipolix.balance.report import conclusion
+from antipolix.balance.values import ValueEstimate, kind_cost
 from antipolix.config import apply_overrides
 from antipolix.pieces import TypeSpec
 
@@ -95,6 +96,28 @@ def test_r2_a_type_that_costs_nothing_cannot_be_priced() -> None:
         fit_costs(Rules(), "greedy", 0, 2, seed=1)
     with pytest.raises(BalanceError, match="iterations must be a positive integer"):
         fit_costs(Rules(), "greedy", 10, 0, seed=1)
+
+
+def test_the_report_says_why_the_fit_stopped() -> None:
+    """Converged, stuck at whole-point costs, or cut by the iteration limit: three verdicts."""
+    costs = {"army": 3, "hovercraft": 2, "fortress": 12, "invisible": 5, "teleporter": 10}
+    estimate_ = ValueEstimate(pd.DataFrame(), games=500, decided=480, players=4)
+
+    def fit(converged: bool, proposed: dict[str, int]) -> CostFit:
+        return CostFit(
+            rules=Rules(),
+            agent_name="greedy",
+            costs=[costs],
+            estimates=[estimate_],
+            converged=converged,
+            proposed=proposed,
+        )
+
+    assert "no kind is measurably under- or overpriced" in conclusion(fit(True, costs))
+    assert "500 games" in conclusion(fit(True, costs))
+    assert "rounds to the same costs" in conclusion(fit(False, costs))
+    limit = conclusion(fit(False, costs | {"army": 4}))
+    assert "iteration limit (1)" in limit and "not a balanced table" in limit
 
 
 # -- real studies (played games) ------------------------------------------------------------------

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,6 +107,7 @@ def estimate_values(
     check_rules(rules)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise BalanceError(f"games must be a positive integer, got {games!r}")
+    began = time.perf_counter()
     played = play_games(
         rules,
         balancing_agent(agent, spend),
@@ -115,11 +117,20 @@ def estimate_values(
         out=None if out is None else Path(out),
         progress=progress,
     )
+    fitting = time.perf_counter()
     table = players_table(
         played["game"].tolist(), played["winner"].tolist(), played["armies"].tolist()
     )
     result = estimate(table, rules)
-    return ValueEstimate(result.table, result.games, result.decided, result.players, played)
+    return ValueEstimate(
+        result.table,
+        result.games,
+        result.decided,
+        result.players,
+        played,
+        seconds_games=fitting - began,
+        seconds_fit=time.perf_counter() - fitting,
+    )
 
 
 def check_rules(rules: Rules) -> None:
@@ -284,7 +295,10 @@ def fit_costs(
                 f"{r.kind} {r.ratio:.2f} [{r.ratio_low:.2f}, {r.ratio_high:.2f}]"
                 for r in est.table.itertuples()
             )
-            progress(f"iteration {i}: value/cost {ratios}; next costs {fit.proposed}")
+            progress(
+                f"iteration {i}: games {est.seconds_games:.1f} s, fit {est.seconds_fit:.1f} s; "
+                f"value/cost {ratios}; next costs {fit.proposed}"
+            )
         if folder is not None:
             _save_costs(fit, folder)
         if fit.converged or fit.proposed == costs:

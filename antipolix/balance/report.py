@@ -121,6 +121,30 @@ def _md(frame: pd.DataFrame) -> str:
     return str(frame.to_markdown(index=False, floatfmt=".2f"))
 
 
+def conclusion(fit: CostFit) -> str:
+    """How sure the study is of its proposal, in a designer's words: balanced within the
+    intervals, stopped at the nearest whole-point table, or stopped at the iteration limit."""
+    last = fit.estimates[-1]
+    if fit.converged:
+        return (
+            "Every kind's value per cost point is 1 within its 95 % interval at the last "
+            f"iteration ({last.games} games): with this many games, no kind is measurably under- "
+            "or overpriced at the proposed costs."
+        )
+    if fit.proposed == fit.costs[-1]:
+        return (
+            "The fit stopped because the next step rounds to the same costs, although some "
+            "kind's value per cost point is not 1 within its interval: whole-point costs cannot "
+            "get closer. Treat the proposal as the nearest whole-point table."
+        )
+    return (
+        f"The iteration limit ({len(fit.estimates)}) was reached before every kind's value "
+        "per cost point was 1 within its interval; the proposal (the next step) is a "
+        "direction, not a balanced table: run more iterations (the study resumes) or more "
+        "games per iteration."
+    )
+
+
 def write_report(fit: CostFit, folder: Path) -> Path:
     """Write ``plots/*.png`` and ``report.md`` for a finished study; returns the report path."""
     plots = folder / "plots"
@@ -143,14 +167,7 @@ def write_report(fit: CostFit, folder: Path) -> Path:
             "proposed cost": list(fit.proposed.values()),
         }
     )
-    verdict = (
-        "Every kind's value per cost point is 1 within its 95 % interval at the last iteration: "
-        "no choice dominates under the proposed costs."
-        if fit.converged
-        else f"The iteration limit ({len(fit.estimates)}) was reached before every kind's value "
-        "per cost point was 1 within its interval; treat the proposal as a direction, and run "
-        "more games per iteration or more iterations."
-    )
+    verdict = conclusion(fit)
     appear = last.table[["kind", "mean_count", "in_winners"]].rename(
         columns={"mean_count": "pieces per army", "in_winners": "pieces per winning army"}
     )

@@ -88,6 +88,8 @@ class ValueEstimate:
     decided: int
     players: int
     games_table: pd.DataFrame | None = None  # the games it was fitted on, when it played them
+    seconds_games: float = 0.0  # wall time spent getting the games (playing, or reading them)
+    seconds_fit: float = 0.0  # wall time of the fit
 
     def ratio(self, kind: str) -> float:
         return float(self.table.set_index("kind").loc[kind, "ratio"])

@@ -17,19 +17,33 @@ def register(sub: Any) -> None:
         description="Play games of random armies (every seat the same agent, seats shuffled), "
         "estimate each type's and paid trait's value in budget points, move the costs toward "
         "the values and repeat with the same seeds, until every kind's value per cost point "
-        "is 1 within its 95%% interval or --iterations is reached. The study folder (--out) "
+        "is 1 within its 95 % interval or --iterations is reached. The study folder (--out) "
         "gets the games (Parquet), costs.csv/costs.json, plots and report.md; running the same "
         "command again resumes it.",
     )
-    balance.add_argument("--games-per-iteration", type=int_at_least(1), default=2000, metavar="N")
-    balance.add_argument("--iterations", type=int_at_least(1), default=6, metavar="K")
+    balance.add_argument(
+        "--games-per-iteration",
+        type=int_at_least(1),
+        default=2000,
+        metavar="N",
+        help="games played at each iteration (default 2000)",
+    )
+    balance.add_argument(
+        "--iterations",
+        type=int_at_least(1),
+        default=6,
+        metavar="K",
+        help="at most this many iterations (default 6)",
+    )
     balance.add_argument(
         "--agents",
         default="greedy",
         metavar="NAME",
         help="the agent in every seat (default greedy)",
     )
-    balance.add_argument("--seed", type=int_at_least(0, "seed "), default=0)
+    balance.add_argument(
+        "--seed", type=int_at_least(0, "seed "), default=0, help="study seed (default 0)"
+    )
     balance.add_argument("--out", type=Path, required=True, metavar="DIR", help="study folder")
     balance.add_argument(
         "--workers",
