@@ -5,7 +5,8 @@
 Runs ``antipolix.balance.fit_costs`` with its study folder under ``runs/balance-default``
 (resumable: run it again after an interruption), then copies the small files (report, plots,
 cost tables) to ``experiments/results/balance_default/`` for the repository, and prints how long
-it took, where the time went (also in ``run.txt`` there) and how many games it played.
+it took, where the time went and how many games it played (appended to ``run.txt`` there, one
+block per run).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import os
 import platform
 import shutil
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 from antipolix import Rules
@@ -33,6 +35,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     start = time.perf_counter()
+    began = datetime.now(UTC)
     fit = fit_costs(
         Rules(),
         "greedy",
@@ -62,7 +65,9 @@ def main() -> None:
     ]
     print(fit.costs_table().to_string(index=False))
     print("\n".join(lines) + f"\nreport: {KEEP / 'report.md'}")
-    (KEEP / "run.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with (KEEP / "run.txt").open("a", encoding="utf-8") as log:  # one block per run
+        log.write(f"run started {began:%Y-%m-%d %H:%M} UTC, workers {args.workers}\n")
+        log.write("\n".join(lines) + "\n\n")
 
 
 if __name__ == "__main__":

@@ -70,8 +70,9 @@ def bench_engine_only(rules: Rules, games: int) -> None:
 
 def bench_lookups(rules: Rules, calls: int) -> None:
     game = Game(rules, seed=1)
-    agents = [RandomAgent(rules, p, np.random.default_rng(p)) for p in range(rules.players)]
-    for p, agent in enumerate(agents):
+    for p in range(rules.players):
+        agent = RandomAgent()
+        agent.setup(rules, p, np.random.default_rng(p))
         game.place_army(p, agent.army())
     game.start()
     ids = [int(i) for i in game.board.living_ids()]

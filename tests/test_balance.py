@@ -14,7 +14,7 @@ import pytest
 from antipolix import Rules
 from antipolix.balance import KINDS, BalanceError, CostFit, estimate, fit_costs, kind_counts
 from antipolix.balance.fit import check_rules
-from antipolix.balance.report import conclusion
+from antipolix.balance.report import conclusion, measures_table
 from antipolix.balance.values import ValueEstimate, kind_cost
 from antipolix.config import apply_overrides
 from antipolix.pieces import TypeSpec
@@ -118,6 +118,27 @@ def test_the_report_says_why_the_fit_stopped() -> None:
     assert "rounds to the same costs" in conclusion(fit(False, costs))
     limit = conclusion(fit(False, costs | {"army": 4}))
     assert "iteration limit (1)" in limit and "not a balanced table" in limit
+
+
+def test_the_report_tracks_draws_and_game_length_per_iteration() -> None:
+    games = [
+        pd.DataFrame(
+            {
+                "winner": [0, 1, None, 0],
+                "reason": ["last_player", "last_player", "turn_limit", "last_player"],
+                "turns": [10, 20, 1000, 30],
+            }
+        ),
+        pd.DataFrame(
+            {"winner": [None, None], "reason": ["turn_limit", "all_quit"], "turns": [5, 7]}
+        ),
+    ]
+    fit = CostFit(rules=Rules(players=2), agent_name="greedy", games=games)
+    table = measures_table(fit).set_index("iteration")
+    assert table.loc[0, "draws"] == "25.0%" and table.loc[0, "turn limit"] == "25.0%"
+    assert table.loc[0, "median turns"] == 25
+    assert table.loc[0, "seat gap (best − worst win rate)"] == "25.0%"  # 2/4 against 1/4
+    assert table.loc[1, "draws"] == "100.0%" and table.loc[1, "turn limit"] == "50.0%"
 
 
 # -- real studies (played games) ------------------------------------------------------------------

@@ -34,6 +34,26 @@ def seat_table(games: pd.DataFrame, players: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def measures_table(fit: CostFit) -> pd.DataFrame:
+    """Per iteration, the balance measures a designer watches while costs move: draws (and
+    turn-limit draws), median game length, and the gap between the best and worst seat."""
+    rows = []
+    for i, games in enumerate(fit.games):
+        seats = seat_table(games, fit.rules.players)
+        rows.append(
+            {
+                "iteration": i,
+                "draws": f"{games['winner'].isna().mean():.1%}",
+                "turn limit": f"{(games['reason'].str.lower() == 'turn_limit').mean():.1%}",
+                "median turns": int(games["turns"].median()),
+                "seat gap (best − worst win rate)": (
+                    f"{seats['win_rate'].max() - seats['win_rate'].min():.1%}"
+                ),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def _plt() -> Any:
     import matplotlib
 
@@ -205,13 +225,18 @@ At the start (the rules as given, {fit.estimates[0].decided} decided games):
 
 {_md(fit.costs_table())}
 
+What the games looked like at each iteration (a cost table can balance the kinds and still change
+how games go: watch the draws):
+
+{_md(measures_table(fit))}
+
 ## Balance measures (last iteration)
 
 ![win rate by seat](plots/seats.png)
 
 - Draws: {draws:.1%} of games ({limit:.1%} by the turn limit of {fit.rules.max_turns}).
-- Game length: median {turns["50%"]:.0f} turns (10 % of games under {turns["10%"]:.0f},
-  10 % over {turns["90%"]:.0f}; longest {turns["max"]:.0f}).
+- Game length: median {turns["50%"]:.0f} turns; 10th percentile {turns["10%"]:.0f}, 90th
+  percentile {turns["90%"]:.0f}, longest {turns["max"]:.0f}.
 - Win rate by seat (all games, 95 % intervals):
 
 {
