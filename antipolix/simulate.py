@@ -674,9 +674,11 @@ def _ray(payload: Payload, planner: Planner, capacity: int) -> Generator[ChunkOu
                 pending[task.remote(shipped, chunk)] = chunk  # keep workers busy, then write
             yield from outputs
     finally:
-        for ref in pending:
-            with contextlib.suppress(Exception):
-                ray.cancel(ref)
+        # Tasks still running are not cancelled: ray.cancel racing with a task that is just
+        # finishing aborts the driver inside Ray 2.60 ("Tried to complete task that was not
+        # pending", seen on Ctrl-C). Their results are dropped with their references; the
+        # workers are freed when they finish, or at once when the Ray started here shuts down.
+        pending.clear()
         del shipped
 
 
