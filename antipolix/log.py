@@ -79,8 +79,10 @@ def describe(event: Event) -> str:
             return f"  draw {draw:.3f}: #{target} {what}"
         case Eliminated(player, reason, at, by, taken, removed):
             how = {"chief": f"lost its chief to P{by}", "timer": "ran out of time", "quit": "quit"}
-            pieces = f", {len(taken)} pieces go to P{by}" if taken else ""
-            pieces += f", {len(removed)} pieces removed" if removed else ""
+            went = "piece goes" if len(taken) == 1 else "pieces go"
+            pieces = f", {len(taken)} {went} to P{by}" if taken else ""
+            gone = "piece removed" if len(removed) == 1 else "pieces removed"
+            pieces += f", {len(removed)} {gone}" if removed else ""
             return f"P{player} ELIMINATED at {at:.2f}s: {how.get(reason, reason)}{pieces}"
         case Sent(sender, to, text):
             return f"P{sender} -> {'all' if to is None else f'P{to}'}: {text!r}"

@@ -801,3 +801,20 @@ def test_cli_replay_show(recorded, capsys) -> None:
     assert out.startswith(f"{path}: antipolix-replay written by antipolix {__version__}; ")
     assert f"2 players (random, random) on a 4×8×8 board, seed {SEED}" in out
     assert "result: draw, turn limit, after 60 turns" in out
+
+
+@pytest.mark.parametrize(
+    ("taken", "removed", "text"),
+    [
+        ((5,), (), "lost its chief to P1, 1 piece goes to P1"),
+        ((5, 6), (), "lost its chief to P1, 2 pieces go to P1"),
+        ((), (7,), "ran out of time, 1 piece removed"),
+    ],
+)
+def test_r8_elimination_line_counts_pieces_in_plain_english(taken, removed, text) -> None:
+    from antipolix.events import Eliminated
+    from antipolix.log import describe
+
+    reason = "timer" if removed else "chief"
+    line = describe(Eliminated(0, reason, 1.5, 1 if taken else None, taken, removed))
+    assert line == f"P0 ELIMINATED at 1.50s: {text}"

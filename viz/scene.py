@@ -456,7 +456,8 @@ def _draw_events(
                 "timer": "out of time",
                 "quit": "quit",
             }.get(e.reason, e.reason)
-            extra = f", {len(e.taken)} pieces go to P{e.by}" if e.taken else ""
+            went = "piece goes" if len(e.taken) == 1 else "pieces go"
+            extra = f", {len(e.taken)} {went} to P{e.by}" if e.taken else ""
             extra += f", {len(e.removed)} pieces removed" if e.removed else ""
             out.log.append(f"P{e.player} ELIMINATED: {how}{extra}")
             for pid in e.taken:
