@@ -16,6 +16,7 @@ from antipolix.balance import KINDS, BalanceError, CostFit, estimate, fit_costs,
 from antipolix.balance.fit import check_rules
 from antipolix.balance.report import conclusion, measures_table
 from antipolix.balance.values import ValueEstimate, kind_cost
+from antipolix.cli import main
 from antipolix.config import apply_overrides
 from antipolix.pieces import TypeSpec
 
@@ -96,6 +97,23 @@ def test_r2_a_type_that_costs_nothing_cannot_be_priced() -> None:
         fit_costs(Rules(), "greedy", 0, 2, seed=1)
     with pytest.raises(BalanceError, match="iterations must be a positive integer"):
         fit_costs(Rules(), "greedy", 10, 0, seed=1)
+
+
+@pytest.mark.parametrize(
+    ("rule", "message"),
+    [
+        ("budget=1", "the budget of 1 cannot buy a chief"),
+        ("army.cost=-2", "army.cost must be an integer >= 0, got -2"),
+        ("army.cost=0", "army cost 0"),
+    ],
+)
+def test_balance_command_refuses_bad_rules_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], rule: str, message: str
+) -> None:
+    out = tmp_path / "study"
+    assert main(["balance", "--out", str(out), "--rule", rule, "--workers", "0"]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_the_report_says_why_the_fit_stopped() -> None:
