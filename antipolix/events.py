@@ -37,10 +37,6 @@ class Event:
     def audience(self) -> frozenset[int] | None:
         return None
 
-    def told(self, player: int) -> bool:
-        who = self.audience()
-        return who is None or player in who
-
     def redacted(self, hidden: Callable[[int], bool]) -> Event:
         """The event as a player is told it: pieces ``hidden`` to that player left out (R6)."""
         return self

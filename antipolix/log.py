@@ -47,6 +47,19 @@ def result_text(result: GameResult) -> str:
     return f"{who} ({result.reason.value}) after {result.turns} turns; eliminated in order: {order}"
 
 
+def elimination_pieces(event: Eliminated) -> str:
+    """What became of an eliminated player's pieces, for a log line: ``", 1 piece goes to P2"``,
+    ``", 3 pieces removed"``, or nothing (R7, R8, R9)."""
+    out = ""
+    if event.taken:
+        went = "piece goes" if len(event.taken) == 1 else "pieces go"
+        out += f", {len(event.taken)} {went} to P{event.by}"
+    if event.removed:
+        gone = "piece removed" if len(event.removed) == 1 else "pieces removed"
+        out += f", {len(event.removed)} {gone}"
+    return out
+
+
 def describe(event: Event) -> str:
     """One line of plain text for an event."""
     match event:
@@ -77,12 +90,9 @@ def describe(event: Event) -> str:
             else:
                 what = "destroyed"
             return f"  draw {draw:.3f}: #{target} {what}"
-        case Eliminated(player, reason, at, by, taken, removed):
+        case Eliminated(player, reason, at, by):
             how = {"chief": f"lost its chief to P{by}", "timer": "ran out of time", "quit": "quit"}
-            went = "piece goes" if len(taken) == 1 else "pieces go"
-            pieces = f", {len(taken)} {went} to P{by}" if taken else ""
-            gone = "piece removed" if len(removed) == 1 else "pieces removed"
-            pieces += f", {len(removed)} {gone}" if removed else ""
+            pieces = elimination_pieces(event)
             return f"P{player} ELIMINATED at {at:.2f}s: {how.get(reason, reason)}{pieces}"
         case Sent(sender, to, text):
             return f"P{sender} -> {'all' if to is None else f'P{to}'}: {text!r}"

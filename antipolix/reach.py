@@ -24,7 +24,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from antipolix.world import IntArray, Shape, indices, offsets
+from antipolix.world import IntArray, Shape, chebyshev, indices, offsets
 
 _EMPTY3 = np.zeros((0, 3), dtype=np.int64)
 
@@ -84,7 +84,7 @@ def _cached(ids: bytes, positions: bytes, field: int) -> Network:
 
 def cached_network(ids: IntArray, positions: IntArray, field: int) -> Network:
     """:func:`network`, remembered for the last networks seen (agents rebuild theirs each turn,
-    and teleporters rarely move)."""
+    and teleporters rarely move); no teleporters give the shared :data:`EMPTY_NETWORK`."""
     if not len(ids):
         return EMPTY_NETWORK
     ids = np.ascontiguousarray(ids, dtype=np.int64)
@@ -131,11 +131,9 @@ def reach_cells(shape: Shape, pos: Sequence[int], move: int, net: Network) -> In
             max(y - move, 0) : y + move + 1,
             max(x - move, 0) : x + move + 1,
         ] = True
-    for i, (z, y, x) in enumerate(centres):
-        if i == 0 or not any(
-            1 <= max(abs(z - c[0]), abs(y - c[1]), abs(x - c[2])) <= move for c in centres
-        ):
-            marked[z, y, x] = False
+    for i, centre in enumerate(centres):
+        if i == 0 or not any(1 <= chebyshev(centre, c) <= move for c in centres):
+            marked[centre] = False
     out: IntArray = indices(marked)
     return out
 
@@ -146,11 +144,7 @@ def reaches(
     """R5: does a piece at ``pos`` with move field ``move`` reach ``target``? O(teleporters)."""
     if move <= 0:
         return False
-    gap = max(
-        abs(int(target[0]) - int(pos[0])),
-        abs(int(target[1]) - int(pos[1])),
-        abs(int(target[2]) - int(pos[2])),
-    )
+    gap = int(chebyshev(target, pos))
     if gap == 0:
         return False
     if gap <= move:

@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from antipolix.pieces import TELEPORTER as _TELEPORTER
 from antipolix.pieces import Piece, PieceType, Trait
-from antipolix.reach import EMPTY_NETWORK, Network, cached_network
+from antipolix.reach import Network, cached_network
 from antipolix.world import Cell, IntArray, Shape, cube, indices
 
 ALL_OWNERS = -1  # network key when every player's teleporters serve (teleport_network="all")
@@ -80,11 +80,7 @@ class Board:
             if owner != ALL_OWNERS:
                 mask &= self.owner[:n] == owner
             ids = indices(mask)
-            net = (
-                cached_network(ids, self.pos[ids], self.teleport_field)
-                if len(ids)
-                else EMPTY_NETWORK
-            )
+            net = cached_network(ids, self.pos[ids], self.teleport_field)
             self._networks[owner] = net
         return net
 

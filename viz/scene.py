@@ -28,6 +28,7 @@ from antipolix.combat import Outcome
 from antipolix.errors import ReplayError
 from antipolix.events import Combat, Crushed, Eliminated, Event, Fate, GameOver, Moved
 from antipolix.game import Game
+from antipolix.log import elimination_pieces
 from antipolix.observation import UNKNOWN_TRAIT
 from antipolix.pieces import Piece, PieceType, Trait
 from antipolix.replay import Replay
@@ -456,10 +457,7 @@ def _draw_events(
                 "timer": "out of time",
                 "quit": "quit",
             }.get(e.reason, e.reason)
-            went = "piece goes" if len(e.taken) == 1 else "pieces go"
-            extra = f", {len(e.taken)} {went} to P{e.by}" if e.taken else ""
-            extra += f", {len(e.removed)} pieces removed" if e.removed else ""
-            out.log.append(f"P{e.player} ELIMINATED: {how}{extra}")
+            out.log.append(f"P{e.player} ELIMINATED: {how}{elimination_pieces(e)}")
             for pid in e.taken:
                 if pid in pos and e.by is not None:
                     mark("converted", pos[pid], player_colour(e.by))

@@ -34,17 +34,26 @@ def seat_table(games: pd.DataFrame, players: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def draw_shares(games: pd.DataFrame) -> tuple[float, float]:
+    """Shares of games without a winner, and of those ended by the turn limit (R10)."""
+    return (
+        float(games["winner"].isna().mean()),
+        float((games["reason"].str.lower() == "turn_limit").mean()),
+    )
+
+
 def measures_table(fit: CostFit) -> pd.DataFrame:
     """Per iteration, the balance measures a designer watches while costs move: draws (and
     turn-limit draws), median game length, and the gap between the best and worst seat."""
     rows = []
     for i, games in enumerate(fit.games):
         seats = seat_table(games, fit.rules.players)
+        draws, limit = draw_shares(games)
         rows.append(
             {
                 "iteration": i,
-                "draws": f"{games['winner'].isna().mean():.1%}",
-                "turn limit": f"{(games['reason'].str.lower() == 'turn_limit').mean():.1%}",
+                "draws": f"{draws:.1%}",
+                "turn limit": f"{limit:.1%}",
                 "median turns": int(games["turns"].median()),
                 "seat gap (best − worst win rate)": (
                     f"{seats['win_rate'].max() - seats['win_rate'].min():.1%}"
@@ -177,8 +186,7 @@ def write_report(fit: CostFit, folder: Path) -> Path:
     seats = seat_table(games, players)
     plot_seats(seats, plots / "seats.png", players)
     first = fit.estimates[0].table
-    draws = games["winner"].isna().mean()
-    limit = (games["reason"].str.lower() == "turn_limit").mean()
+    draws, limit = draw_shares(games)
     turns = games["turns"].describe(percentiles=[0.1, 0.5, 0.9])
     proposed = pd.DataFrame(
         {
