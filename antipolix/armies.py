@@ -1,11 +1,12 @@
 """R3 Setup: armies, budgets and home zones.
 
 Home zones are disjoint boxes of equal volume, each spanning every layer ``z`` and a square
-``s × s`` footprint, spread evenly along the border of the ``N × N`` plane like seats around a
-table (2 players: opposite corners; 4: the four corners; 8: corners and edge midpoints). They are
-computed with exact rational arithmetic from ``(P, N, n)`` alone, so every machine gets the same
-zones. ``s`` is the largest side such that the zones together cover at most half of the plane and
-every two zones are at least two cells apart (no piece starts adjacent to an enemy).
+``s × s`` footprint, spread along the border of the ``N × N`` plane like seats around a table
+(2 players: opposite corners; 4: the four corners). No seat is favoured: every seat's nearest
+enemy zone is exactly as far as every other seat's. They are computed with integer arithmetic
+from ``(P, N, n)`` alone, so every machine gets the same zones. ``s`` is the largest side such
+that the zones together cover at most half of the plane and every two zones are at least two
+cells apart (no piece starts adjacent to an enemy).
 
 >>> [z.lo for z in home_zones((8, 16, 16), 4)]
 [(0, 0, 0), (0, 0, 11), (0, 11, 11), (0, 11, 0)]
@@ -71,88 +72,136 @@ def _ring(a: int) -> IntArray:
 
 
 def _nearest(gaps: IntArray, seats: IntArray) -> IntArray:
-    """Each seat's distance to its nearest other seat."""
-    d = gaps[np.ix_(seats, seats)].astype(np.int64)
-    np.fill_diagonal(d, np.iinfo(np.int64).max)
-    out: IntArray = d.min(axis=1)
+    """Each seat's distance to its nearest other seat, for one layout ``(players,)`` or many
+    ``(layouts, players)`` of ring positions."""
+    d = gaps[seats[..., :, None], seats[..., None, :]].astype(np.int64)
+    d[..., np.arange(seats.shape[-1]), np.arange(seats.shape[-1])] = np.iinfo(np.int64).max
+    out: IntArray = d.min(axis=-1)
     return out
 
 
-def _score(near: IntArray) -> tuple[int, int]:
-    """Lower is better: spread of nearest-enemy distances, then minus the smallest."""
-    return int(near.max() - near.min()), -int(near.min())
+def _seats_on_ring(a: int, side: int, players: int) -> tuple[IntArray, int] | None:
+    """Positions on the border of the ``[0, a]²`` square for ``players`` boxes of ``side``, every
+    seat's nearest enemy box at the same distance ``g``, as large as it can be; or None when no
+    ``g >= 2`` fits.
+
+    For a candidate ``g`` (from the largest the perimeter allows, downwards), seats are packed
+    greedily from every start: each next seat at the first ring position ``g`` away from the one
+    before. A start whose last seat ends up at least ``g`` from the first gives a layout where
+    every seat's nearest enemy is exactly ``g`` away (spread 0). Among those: the most even (the
+    gap that closes the ring nearest ``g``), then the first start. Integer arithmetic only, so
+    every machine gets the same zones.
+    """
+    ring = _ring(a)
+    size = len(ring)
+    if players > size:
+        return None
+    delta = np.abs(ring[:, None, :] - ring[None, :, :]).max(axis=2)
+    gaps = np.maximum(delta - side + 1, 0).astype(np.int32)  # Chebyshev gap between the boxes
+    starts = np.arange(size)
+    ahead = gaps[starts[:, None], (starts[:, None] + np.arange(1, size)[None, :]) % size]
+    # the arc between two seats is at least their gap plus side - 1 (Chebyshev <= arc length)
+    for g in range(size // players - side + 1, 1, -1):
+        hit = ahead >= g
+        step = np.where(hit.any(axis=1), hit.argmax(axis=1) + 1, size)  # arc to the next seat
+        seats = [starts]
+        for _ in range(players - 1):
+            seats.append(seats[-1] + step[seats[-1] % size])
+        layouts = np.stack(seats, axis=1)  # (start, seat), unwrapped
+        last = layouts[:, -1]
+        ok = last - starts < size
+        closing = np.where(ok, gaps[last % size, starts], 0)
+        ok &= closing >= g
+        if not ok.any():
+            continue
+        layouts = layouts[ok] % size
+        near = _nearest(gaps, layouts)
+        fair = (near.max(axis=1) - near.min(axis=1) <= 1) & (near.min(axis=1) >= 2)
+        if not fair.any():
+            continue
+        spread = near.max(axis=1) - near.min(axis=1)
+        key = spread * (size + 1) + (closing[ok] - g)  # fairest, then most even, then first
+        key = np.where(fair, key, np.iinfo(np.int64).max)
+        best = _even_out(gaps, np.sort(layouts[int(np.argmin(key))]))
+        return ring[best], g
+    return None
 
 
-def _improve(gaps: IntArray, seats: IntArray) -> tuple[IntArray, tuple[int, int]]:
-    """Move one seat at a time to the ring position that most improves the score."""
-    seats = seats.copy()
-    players, size = len(seats), len(gaps)
-    best = _score(_nearest(gaps, seats))
-    for _ in range(8 * players):
+def _evenness(layouts: IntArray, size: int) -> IntArray:
+    """Lower is more even: minus the shortest arc between ring neighbours, then the longest
+    (one integer per layout of sorted ring positions, ``(layouts, players)``)."""
+    arcs = np.diff(layouts, axis=1, append=layouts[:, :1] + size)
+    out: IntArray = -arcs.min(axis=1) * (size + 1) + arcs.max(axis=1)
+    return out
+
+
+def _even_out(gaps: IntArray, seats: IntArray) -> IntArray:
+    """Move one seat at a time along the ring while every seat's nearest enemy stays exactly as
+    far as now and the seats get more evenly spaced (the greedy packing leaves all the slack in
+    one arc: two players then sit at adjacent corners, as near as at opposite ones)."""
+    size, players = len(gaps), len(seats)
+    near = _nearest(gaps, seats)
+    g = int(near.min())
+    best = _evenness(seats[None, :], size)[0]
+    for _ in range(4 * players):
         improved = False
         for k in range(players):
             others = np.delete(seats, k)
-            to_new = gaps[:, others]  # (ring, players - 1)
-            near_others = np.minimum(_nearest(gaps, others)[None, :], to_new)
-            near_new = to_new.min(axis=1)
-            hi = np.maximum(near_others.max(axis=1), near_new)
-            lo = np.minimum(near_others.min(axis=1), near_new)
-            spread = hi - lo
-            taken = np.isin(np.arange(size), others)
-            key = np.where(taken, np.iinfo(np.int64).max // 4, spread * (size + 2) - lo)
+            layouts = np.sort(
+                np.concatenate([np.tile(others, (size, 1)), np.arange(size)[:, None]], axis=1),
+                axis=1,
+            )
+            near = _nearest(gaps, layouts)
+            key = _evenness(layouts, size)
+            valid = (near.min(axis=1) == g) & (near.max(axis=1) == g)
+            valid &= np.all(np.diff(layouts, axis=1) > 0, axis=1)  # a seat per position
+            key = np.where(valid, key, np.iinfo(np.int64).max)
             c = int(np.argmin(key))
-            score = (int(spread[c]), -int(lo[c]))
-            if score < best:
-                seats[k], best, improved = c, score, True
+            if key[c] < best:
+                seats, best, improved = layouts[c], int(key[c]), True
         if not improved:
             break
-    return seats, best
+    # the same layout turned along the ring, where that keeps it fair and as even: the one
+    # nearest the corner (0, 0), so that seat 0 sits in that corner when it can
+    turned = np.sort((seats[None, :] + np.arange(size)[:, None]) % size, axis=1)
+    near = _nearest(gaps, turned)
+    valid = (near.min(axis=1) == g) & (near.max(axis=1) == g)
+    valid &= _evenness(turned, size) <= best
+    first = np.where(valid, turned[:, 0], size)
+    out: IntArray = turned[int(np.argmin(first))]
+    return out
 
 
-def _seats_on_ring(a: int, side: int, players: int) -> tuple[IntArray, tuple[int, int]]:
-    """Positions on the ring for ``players`` boxes of ``side``: fair, then far apart.
-
-    Deterministic local search (integer arithmetic only), from every rotation of positions evenly
-    spaced in arc length; the best result wins.
-    """
-    ring = _ring(a)
-    delta = np.abs(ring[:, None, :] - ring[None, :, :])
-    gaps = np.maximum(delta - side + 1, 0).max(axis=2)  # Chebyshev distance between the boxes
-    best_seats: IntArray | None = None
-    best = (np.iinfo(np.int64).max, 0)
-    for offset in range(max(1, (4 * a) // players)):
-        seats = np.array([offset + (4 * a * k) // players for k in range(players)], dtype=np.int64)
-        seats, score = _improve(gaps, seats % len(ring))
-        if score < best:
-            best_seats, best = seats, score
-    assert best_seats is not None
-    seats = best_seats
-    return ring[np.sort(seats)], best
+def _largest_side(n: int, players: int) -> int:
+    """The largest zone side ``s`` whose zones together cover at most half of the plane."""
+    side = 1
+    while 2 * players * (side + 1) ** 2 <= n * n:
+        side += 1
+    return side
 
 
 @cache
 def _home_zones(shape: Shape, players: int) -> tuple[Zone, ...] | None:
     depth, n, _ = shape
-    side = 1
-    while 2 * players * (side + 1) ** 2 <= n * n:
-        side += 1
-    chosen: tuple[tuple[int, int], int, IntArray] | None = None
-    for s in range(side, 0, -1):
-        a = n - s
-        if a == 0:
+    for s in range(_largest_side(n, players), 0, -1):
+        if n - s <= 0:
             continue
-        corners, (spread, neg_min) = _seats_on_ring(a, s, players)
-        if -neg_min < 2:
-            continue  # some zones touch: not a fit at this side
-        if spread <= 1:
-            chosen = ((spread, neg_min), s, corners)
-            break
-        if chosen is None or spread < chosen[0][0]:
-            chosen = ((spread, neg_min), s, corners)
-    if chosen is None:
-        return None
-    _, s, corners = chosen
-    return tuple(Zone((0, int(y), int(x)), (depth, int(y) + s, int(x) + s)) for y, x in corners)
+        found = _seats_on_ring(n - s, s, players)
+        if found is not None:
+            corners, _ = found
+            return tuple(
+                Zone((0, int(y), int(x)), (depth, int(y) + s, int(x) + s)) for y, x in corners
+            )
+    return None
+
+
+@cache
+def smallest_board_with_zones(players: int) -> int:
+    """The smallest ``N`` whose ``P × N × N`` boards have room for ``players`` home zones (R3)."""
+    n = 2
+    while _home_zones((1, n, n), players) is None:
+        n += 1
+    return n
 
 
 def home_zones(shape: Shape, players: int) -> list[Zone] | None:
@@ -160,8 +209,8 @@ def home_zones(shape: Shape, players: int) -> list[Zone] | None:
 
     Zones are boxes over every layer with a square ``s × s`` footprint touching the border of the
     plane, at least two cells apart. Among the sides that cover at most half of the plane, the
-    largest whose seats are fair (every seat's nearest enemy zone at the same distance, give or
-    take one cell) is chosen; if no side is fair, the fairest. Seats go clockwise from (0, 0).
+    largest that fits is chosen, with every seat's nearest enemy zone at the same distance (R3:
+    no seat favoured), as far as it can be. Seats go clockwise from the corner (0, 0).
     """
     zones = _home_zones((int(shape[0]), int(shape[1]), int(shape[2])), int(players))
     return None if zones is None else list(zones)

@@ -21,7 +21,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from antipolix.armies import Zone, budget_from_credits, home_zones
+from antipolix.armies import Zone, budget_from_credits, home_zones, smallest_board_with_zones
 from antipolix.errors import RulesError
 from antipolix.pieces import PieceType, Trait, TraitCosts, TypeTable
 from antipolix.world import Shape
@@ -41,8 +41,8 @@ class Rules:
 
     Fields by section: R1 ``shape``; R2 ``piece_types``, ``trait_costs``; R3 ``players``,
     ``budget``, ``credits_per_100``, ``zones``; R5 ``teleport_field``, ``teleport_network``;
-    R7 ``timers``, ``time_credit``, ``time_total``; R8 ``p_destroy``, ``p_teleport``,
-    ``p_convert``, ``defence_counts``; R10 ``max_turns``.
+    R7 ``timers``, ``time_credit``, ``time_total``, ``think_times``; R8 ``p_destroy``,
+    ``p_teleport``, ``p_convert``, ``defence_counts``; R10 ``max_turns``.
     """
 
     shape: Shape = (8, 16, 16)  # R1: (P, N, N)
@@ -60,6 +60,7 @@ class Rules:
     timers: bool = True  # R7
     time_credit: float = 60.0  # R7
     time_total: float = 250.0  # R7
+    think_times: Literal["agent", "drawn"] = "agent"  # R7: reported by agents, or engine-drawn
     max_turns: int = 1000  # R10
     zones: bool = True  # R3
 
@@ -112,6 +113,8 @@ class Rules:
             value = getattr(self, name)
             if not _is_number(value) or value <= 0:
                 out.append(f"{name} must be a number > 0, got {value!r}")
+        if self.think_times not in ("agent", "drawn"):
+            out.append(f"think_times must be 'agent' or 'drawn', got {self.think_times!r}")
         if not _is_int(self.max_turns) or self.max_turns < 1:
             out.append(f"max_turns must be an integer >= 1, got {self.max_turns!r}")
         if not isinstance(self.zones, bool):
@@ -119,18 +122,31 @@ class Rules:
         if out:
             return out
         if self.zones and home_zones((p, n, n2), self.players) is None:
+            smallest = smallest_board_with_zones(self.players)
             out.append(
-                f"a {p}×{n}×{n} board has no room for {self.players} home zones two cells apart "
-                "(R3); use a larger board or zones=False"
+                f"a {p}×{n}×{n} board has no room for the home zones of {self.players} players "
+                f"(R3: disjoint boxes of equal size, at least two cells apart; the smallest board "
+                f"with room has N = {smallest}); use a larger board, or set the zones option off "
+                "(zones=false) to place pieces anywhere"
             )
         cheapest_chief = min(
             self.piece_types.cost(kind) + self.trait_costs.chief for kind in PieceType
         )
         if self.army_budget < cheapest_chief:
-            out.append(
-                f"the budget of {self.army_budget} cannot buy a chief "
-                f"(the cheapest costs {cheapest_chief}, R3)"
-            )
+            if self.budget is None:
+                out.append(
+                    f"the budget of {self.army_budget} cannot buy a chief (the cheapest "
+                    f"costs {cheapest_chief}, R3): on a {p}×{n}×{n} board with {self.players} "
+                    f"players, credits_per_100 = {self.credits_per_100:g} gives "
+                    f"floor({self.credits_per_100:g} × {p * n * n} / 100 / {self.players}) = "
+                    f"{self.army_budget}; set the budget option (budget={cheapest_chief} or more) "
+                    "or raise credits_per_100"
+                )
+            else:
+                out.append(
+                    f"the budget of {self.army_budget} cannot buy a chief (the cheapest "
+                    f"costs {cheapest_chief}, R3); set budget={cheapest_chief} or more"
+                )
         return out
 
     @cached_property
