@@ -9,7 +9,7 @@ The rules contract is RULES.md (sections R1–R12); modules follow its concepts:
 the turn loop that ties them together.
 """
 
-__version__ = "0.1.0"  # before the imports: modules below read it
+__version__ = "0.2.0"  # before the imports: modules below read it
 
 from antipolix.armies import Zone, home_zones
 from antipolix.combat import Outcome, outcome_distribution

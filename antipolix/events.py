@@ -2,8 +2,10 @@
 
 Each event says who is told of it (:meth:`Event.audience`): ``None`` means every player; otherwise
 the players named. A player's observation (R6, R12) carries only the events it is told of, with
-the ids of other players' invisible pieces left out (:meth:`Event.redacted`); the turn report and
-a replay carry all of them, whole (the full truth).
+what R6 hides from that player left out (:meth:`Event.redacted`): the identifiers of other
+players' invisible pieces, and the cell of a teleport landing on a piece it cannot see. The turn
+report and a replay carry every event whole (the full truth). Lists of identifiers in an event
+are sorted, so their order says nothing either.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ class Event:
         return None
 
     def redacted(self, hidden: Callable[[int], bool]) -> Event:
-        """The event as a player is told it: pieces ``hidden`` to that player left out (R6)."""
+        """The event as a player is told it: what ``hidden`` (identifier → hidden from that
+        player?) says it may not know left out (R6)."""
         return self
 
     def to_dict(self) -> dict[str, Any]:
@@ -97,16 +100,26 @@ class Moved(Event):
 
 @dataclass(frozen=True, slots=True)
 class Crushed(Event):
-    """R6: a move onto an enemy invisible piece destroyed it; both players are told."""
+    """R6: a move onto an enemy invisible piece destroyed it; both players are told.
+
+    As told: the mover learns whose piece it crushed but not its identifier (``victim`` None);
+    the crushed piece's owner learns the mover's identity only if it can see the mover
+    (``piece`` None for an invisible mover).
+    """
 
     player: int
-    piece: int
-    victim: int
+    piece: int | None
+    victim: int | None
     victim_owner: int
     cell: Cell
 
     def audience(self) -> frozenset[int] | None:
         return frozenset((self.player, self.victim_owner))
+
+    def redacted(self, hidden: Callable[[int], bool]) -> Event:
+        piece = None if self.piece is None or hidden(self.piece) else self.piece
+        victim = None if self.victim is None or hidden(self.victim) else self.victim
+        return replace(self, piece=piece, victim=victim)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +156,9 @@ class Fate(Event):
     """R8: the draw after a successful attack and what it did to the target.
 
     ``landing`` is the drawn cell of a teleport; ``destroyed`` is true for DESTROY and for a
-    teleport onto an occupied cell.
+    teleport onto an occupied cell, whose piece is ``landed_on`` (the target itself when the draw
+    is its own cell). A player who cannot see that piece is told only that the target was
+    destroyed: ``landing`` and ``landed_on`` None (R6).
     """
 
     player: int
@@ -153,9 +168,15 @@ class Fate(Event):
     draw: float
     landing: Cell | None
     destroyed: bool
+    landed_on: int | None = None
 
     def audience(self) -> frozenset[int] | None:
         return frozenset((self.player, self.target_owner))
+
+    def redacted(self, hidden: Callable[[int], bool]) -> Event:
+        if self.landed_on is None or not hidden(self.landed_on):
+            return self
+        return replace(self, landing=None, landed_on=None)
 
 
 @dataclass(frozen=True, slots=True)

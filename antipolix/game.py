@@ -62,6 +62,7 @@ from antipolix.events import (
     TimerChanged,
     Undelivered,
 )
+from antipolix.ids import PieceNames
 from antipolix.messages import Command, Delivered, Message, contacts
 from antipolix.messages import normalise as normalise_message
 from antipolix.observation import Observation, observe_pieces
@@ -78,6 +79,7 @@ from antipolix.timers import Clock, reception_order
 from antipolix.world import Cell, as_cell, indices
 
 SeedLike = int | np.random.SeedSequence | None
+DRAWN_THINK_MEAN = 1.0  # R7, think_times="drawn": seconds, the mean of the exponential draw
 
 
 class Phase(enum.Enum):
@@ -117,7 +119,11 @@ class Game:
     """One game of AntipoliX under ``rules``; every random choice comes from ``seed`` (R12).
 
     The seed's SeedSequence spawns, in this order, the engine's generator, the placement's
-    generator, and one seed per seat for agents (:meth:`agent_seed`).
+    generator, one seed per seat for agents (:meth:`agent_seed`), and the key of the piece
+    identifiers (R6, :mod:`antipolix.ids`).
+
+    Pieces are named by identifiers that carry no information (R6): :meth:`place` returns them,
+    orders and events use them, observations list pieces in identifier order.
     """
 
     def __init__(self, rules: Rules, seed: SeedLike = None) -> None:
@@ -126,10 +132,14 @@ class Game:
         self.rules = rules
         self.seed = _seed_sequence(seed)
         engine, placement, *agents = self.seed.spawn(2 + rules.players)
+        (names,) = self.seed.spawn(1)
         self._rng = np.random.Generator(np.random.PCG64(engine))
         self._placement_rng = np.random.Generator(np.random.PCG64(placement))
         self._agent_seeds = agents
-        self.board = Board(rules.shape, rules.players, rules.teleport_field)
+        p, n, m = rules.shape
+        self.board = Board(
+            rules.shape, rules.players, rules.teleport_field, PieceNames.from_seed(names, p * n * m)
+        )
         self._strength = rules.strength_table
         self._move_field = rules.move_table
         self._outcomes = outcome_distribution(rules)
@@ -177,35 +187,39 @@ class Game:
         return None if zones is None else zones[self._player(player)]
 
     def piece(self, pid: int) -> Piece:
-        """The full record of a piece, living or not."""
-        return self.board.record(self._pid(pid))
+        """The full record of the piece with identifier ``pid``, living or not (the truth)."""
+        return self.board.record(self._row(pid))
 
     def pieces(self, player: int | None = None) -> list[Piece]:
-        """Living pieces (of one player, or all), in id order."""
-        ids = (
-            self.board.living_ids()
+        """Living pieces (of one player, or all), in identifier order (the truth)."""
+        rows = (
+            self.board.living_rows()
             if player is None
             else self.board.pieces_of(self._player(player))
         )
-        return [self.board.record(int(p)) for p in ids]
+        return [self.board.record(int(r)) for r in self.board.by_id(rows)]
+
+    def placement(self) -> list[Piece]:
+        """Every piece in the order it was placed (the truth, for replays), living or not."""
+        return [self.board.record(row) for row in range(self.board.count)]
 
     def reach(self, pid: int) -> set[Cell]:
         """R5: cells piece ``pid`` reaches now, occupancy ignored (its own cell excluded)."""
-        pid = self._living_pid(pid)
-        flat = reach_cells(self.rules.shape, self.board.cell(pid), self._field(pid), self._net(pid))
+        row = self._living_row(pid)
+        flat = reach_cells(self.rules.shape, self.board.cell(row), self._field(row), self._net(row))
         z, y, x = np.unravel_index(flat, self.rules.shape)
         return set(zip(z.tolist(), y.tolist(), x.tolist(), strict=True))
 
     def reaches(self, pid: int, cell: Cell) -> bool:
         """R5: does piece ``pid`` reach ``cell`` now (occupancy ignored)?"""
-        pid = self._living_pid(pid)
+        row = self._living_row(pid)
         target = as_cell(self.rules.shape, cell)
-        return self._reaches(pid, target)
+        return self._reaches(row, target)
 
     def attack_power(self, pieces: Sequence[int]) -> int:
         """R8: summed strength of the listed pieces that can attack (living, not fortresses)."""
-        ids = [self._pid(p) for p in pieces]
-        return attack_power(self.board, self._strength, ids)
+        rows = [self._row(p) for p in pieces]
+        return attack_power(self.board, self._strength, rows)
 
     def defence_power(self, cell: Cell) -> int:
         """R8: defence of the piece on ``cell`` (its strength and its neighbours')."""
@@ -237,7 +251,8 @@ class Game:
         board = self.board
 
         def hidden(pid: int) -> bool:  # another player's invisible piece (R6)
-            return bool(board.trait[pid] == _INVISIBLE and board.owner[pid] != player)
+            row = board.row(pid)
+            return bool(board.trait[row] == _INVISIBLE and board.owner[row] != player)
 
         return Observation(
             player=player,
@@ -263,8 +278,9 @@ class Game:
     ) -> int:
         """R3: place one piece for ``player`` on ``cell`` (a random free cell of its zone if None).
 
-        Returns the new piece's id. Players place in seat order: once a later seat has placed,
-        an earlier one may not place again.
+        Returns the new piece's identifier (R6: it depends only on the game's seed and the cell).
+        Players place in seat order: once a later seat has placed, an earlier one may not place
+        again.
         """
         player, kind, trait = self._check_placement(player, kind, trait, 1 if cell is None else 0)
         cost = self.rules.piece_cost(kind, trait)
@@ -284,7 +300,8 @@ class Game:
         army: Sequence[ArmyItem],
         cells: Sequence[Cell] | None = None,
     ) -> list[int]:
-        """R3: check a whole army (one chief, within budget), then place it; returns the ids.
+        """R3: check a whole army (one chief, within budget), then place it; returns the
+        identifiers, in the army's order.
 
         ``cells`` gives explicit cells, one per piece; otherwise each piece goes to a random free
         cell of the player's zone. On any error nothing is placed.
@@ -343,8 +360,10 @@ class Game:
         """Resolve one turn: every living player's order, in reception order (R4, R7).
 
         ``think_times`` (seconds, default 0 for all) set the reception order and drive the timers;
-        ``messages`` are each player's texts and commands (R9), handled at its reception instant
-        just before its order. Everything is checked before anything changes.
+        with the rule option ``think_times="drawn"`` the engine draws them instead (R7) and the
+        given ones are checked but not used. ``messages`` are each player's texts and commands
+        (R9), handled at its reception instant just before its order. Everything is checked
+        before anything changes.
         """
         if self.phase is Phase.PLACEMENT:
             raise PhaseError("the game has not started: call start() after placement")
@@ -364,6 +383,8 @@ class Game:
         before = dict(self._clock.timers) if self._clock is not None else {}
         if self._clock is not None:
             self._clock.begin_turn()
+        if self.rules.think_times == "drawn":  # R7: no agent gains by claiming to think fast
+            times = {p: float(self._rng.exponential(DRAWN_THINK_MEAN)) for p in sorted(times)}
         schedule = reception_order(times, self._rng)
         for player, at in schedule:
             order = normal[player]
@@ -412,20 +433,22 @@ class Game:
             )
         return p
 
-    def _pid(self, pid: object) -> int:
+    def _row(self, pid: object) -> int:
+        """The row of the piece with identifier ``pid`` (the truth API: any piece of the game)."""
         try:
             p = operator.index(pid)  # type: ignore[arg-type]
         except TypeError:
             raise UnknownPieceError(f"piece id {pid!r} is not an integer") from None
-        if not 0 <= p < self.board.count:
+        row = self.board.row(p)
+        if row < 0:
             raise UnknownPieceError(f"there is no piece {p}")
-        return p
+        return row
 
-    def _living_pid(self, pid: object) -> int:
-        p = self._pid(pid)
-        if not self.board.alive[p]:
-            raise UnknownPieceError(f"piece {p} no longer exists (destroyed)")
-        return p
+    def _living_row(self, pid: object) -> int:
+        row = self._row(pid)
+        if not self.board.alive[row]:
+            raise UnknownPieceError(f"piece {self.board.ids[row]} no longer exists (destroyed)")
+        return row
 
     def _check_placement(
         self, player: object, kind: object, trait: object, count: int
@@ -459,9 +482,10 @@ class Game:
 
     def _check_cell(self, player: int, cell: object) -> Cell:
         target = as_cell(self.rules.shape, cell, f"player {player}: placement cell")
-        if self.board.at(target) >= 0:
+        occupant = self.board.at(target)
+        if occupant >= 0:
             raise OccupiedCellError(
-                f"player {player}: cell {target} already holds piece {self.board.at(target)}"
+                f"player {player}: cell {target} already holds piece {self.board.ids[occupant]}"
             )
         zone = self.zone(player)
         if zone is not None and target not in zone:
@@ -486,7 +510,8 @@ class Game:
     def _put(self, player: int, kind: PieceType, trait: Trait, cell: Cell, cost: int) -> int:
         self._seat = player
         self._spent[player] += cost
-        return self.board.add(player, kind, trait, cell)
+        row = self.board.add(player, kind, trait, cell)
+        return int(self.board.ids[row])
 
     def _check_turn(
         self,
@@ -555,35 +580,36 @@ class Game:
 
     # -- internals: resolution ---------------------------------------------------------------------
 
-    def _field(self, pid: int) -> int:
-        return int(self._move_field[self.board.kind[pid]])
+    def _field(self, row: int) -> int:
+        return int(self._move_field[self.board.kind[row]])
 
-    def _net(self, pid: int) -> Network:
-        owner = ALL_OWNERS if self.rules.teleport_network == "all" else int(self.board.owner[pid])
+    def _net(self, row: int) -> Network:
+        owner = ALL_OWNERS if self.rules.teleport_network == "all" else int(self.board.owner[row])
         return self.board.network(owner)
 
-    def _reaches(self, pid: int, target: Cell) -> bool:
-        if self.board.kind[pid] == _FORTRESS:
+    def _reaches(self, row: int, target: Cell) -> bool:
+        if self.board.kind[row] == _FORTRESS:
             return False
         return reaches(
-            self.rules.shape, self.board.cell(pid), self._field(pid), self._net(pid), target
+            self.rules.shape, self.board.cell(row), self._field(row), self._net(row), target
         )
 
     def _move_problem(self, player: int, order: Move) -> str | None:
         """R4: why ``order`` cannot be carried out now, or None."""
         pid, cell, board = order.piece, order.cell, self.board
-        if not board.alive[pid]:
+        row = board.row(pid)
+        if not board.alive[row]:
             return f"piece {pid} was destroyed"
-        if board.owner[pid] != player:
-            return f"piece {pid} now belongs to player {int(board.owner[pid])}"
-        if board.kind[pid] == _FORTRESS:
+        if board.owner[row] != player:
+            return f"piece {pid} now belongs to player {int(board.owner[row])}"
+        if board.kind[row] == _FORTRESS:
             return f"piece {pid} is a fortress, which never moves (R2)"
-        if not self._reaches(pid, cell):
+        if not self._reaches(row, cell):
             return f"cell {cell} is out of reach of piece {pid} (R5)"
         occupant = board.at(cell)
         if occupant >= 0:
             if board.owner[occupant] == player:
-                return f"cell {cell} holds your piece {occupant}"
+                return f"cell {cell} holds your piece {board.ids[occupant]}"
             if board.trait[occupant] != _INVISIBLE:
                 return f"cell {cell} holds an enemy piece (attack it instead)"
         return None
@@ -602,20 +628,23 @@ class Game:
     def _split_attackers(
         self, player: int, order: Attack
     ) -> tuple[list[int], list[tuple[int, str]]]:
+        """The rows of the listed pieces that can attack now, and the identifiers of the others
+        with the reason each was dropped (R4)."""
         valid: list[int] = []
         dropped: list[tuple[int, str]] = []
         board = self.board
         for pid in order.pieces:
-            if not board.alive[pid]:
+            row = board.row(pid)
+            if not board.alive[row]:
                 dropped.append((pid, "destroyed"))
-            elif board.owner[pid] != player:
-                dropped.append((pid, f"now belongs to player {int(board.owner[pid])}"))
-            elif board.kind[pid] == _FORTRESS:
+            elif board.owner[row] != player:
+                dropped.append((pid, f"now belongs to player {int(board.owner[row])}"))
+            elif board.kind[row] == _FORTRESS:
                 dropped.append((pid, "a fortress never attacks (R2)"))
-            elif not self._reaches(pid, order.cell):
+            elif not self._reaches(row, order.cell):
                 dropped.append((pid, "out of reach (R5)"))
             else:
-                valid.append(pid)
+                valid.append(row)
         return valid, dropped
 
     def _resolve(self, player: int, order: Order, events: list[Event], at: float) -> None:
@@ -630,13 +659,15 @@ class Game:
             events.append(Rejected(player, order, problem))
             return
         board, pid, cell = self.board, order.piece, order.cell
-        src = board.cell(pid)
+        row = board.row(pid)
+        src = board.cell(row)
         victim = board.at(cell)
         if victim >= 0:  # an enemy invisible piece: destroyed, the mover takes the cell (R6)
             # (never a chief: a piece has exactly one trait, R2)
             board.remove(victim)
-            events.append(Crushed(player, pid, victim, int(board.owner[victim]), cell))
-        board.move(pid, cell)
+            owner = int(board.owner[victim])
+            events.append(Crushed(player, pid, int(board.ids[victim]), owner, cell))
+        board.move(row, cell)
         events.append(Moved(player, pid, src, cell))
 
     def _resolve_attack(self, player: int, order: Attack, events: list[Event], at: float) -> None:
@@ -654,23 +685,31 @@ class Game:
             return
         board = self.board
         target = board.at(order.cell)
+        target_id = int(board.ids[target])
         owner = int(board.owner[target])
         attack = attack_power(board, self._strength, valid)
         defence = defence_power(board, self._strength, order.cell, self.rules.defence_counts)
+        attackers = tuple(sorted(int(board.ids[r]) for r in valid))  # listed order says nothing
         events.append(
-            Combat(player, tuple(valid), tuple(dropped), target, owner, order.cell, attack, defence)
+            Combat(
+                player, attackers, tuple(sorted(dropped)), target_id, owner, order.cell, attack,
+                defence,
+            )
         )
         if attack <= defence:  # R8: strictly more is needed; a failed attack changes nothing
             return
         outcome, u = draw_outcome(self._outcomes, self._rng)
         was_chief = board.trait[target] == _CHIEF
         landing: Cell | None = None
+        landed_on: int | None = None
         destroyed = outcome is Outcome.DESTROY
         if outcome is Outcome.TELEPORT:
             flat = int(self._rng.integers(board.grid.size))
             z, y, x = np.unravel_index(flat, self.rules.shape)
             landing = (int(z), int(y), int(x))
-            destroyed = board.at(landing) >= 0  # occupied (the target's own cell included)
+            occupant = board.at(landing)
+            destroyed = occupant >= 0  # occupied (the target's own cell included)
+            landed_on = int(board.ids[occupant]) if destroyed else None
         if destroyed:
             board.remove(target)
         elif outcome is Outcome.TELEPORT:
@@ -680,7 +719,7 @@ class Game:
             if was_chief:
                 board.set_trait(target, Trait.NONE)
             board.set_owner(target, player)
-        events.append(Fate(player, target, owner, outcome, u, landing, destroyed))
+        events.append(Fate(player, target_id, owner, outcome, u, landing, destroyed, landed_on))
         if was_chief and (destroyed or outcome is Outcome.CONVERT):
             self._eliminate([owner], "chief", at, player, events)
 
@@ -691,6 +730,8 @@ class Game:
             if expiry is None:
                 return
             instant, players = expiry
+            if len(players) > 1:  # R7: same instant, an order drawn by the game's generator
+                players = [players[i] for i in self._rng.permutation(len(players)).tolist()]
             self._eliminate(players, "timer", instant, None, events)
 
     def _handle_message(
@@ -724,8 +765,8 @@ class Game:
                 Undelivered(
                     player,
                     item.to,
-                    f"no piece of yours was within one cell of a piece of player {item.to} "
-                    "at the start of the turn (R9)",
+                    f"no visible piece of yours was within one cell of a visible piece of "
+                    f"player {item.to} at the start of the turn (R9, R6)",
                 )
             )
         else:
@@ -737,19 +778,20 @@ class Game:
     def _eliminate(
         self, players: list[int], reason: str, at: float, by: int | None, events: list[Event]
     ) -> None:
-        """Eliminate ``players`` in the same instant (in seat order), then check the end."""
-        for p in sorted(players):
+        """Eliminate ``players`` in the same instant, in the order given, then check the end."""
+        for p in players:
             self._living.remove(p)
             self._nul.discard(p)
             if self._clock is not None:
                 self._clock.remove(p)
-            ids = [int(i) for i in self.board.pieces_of(p)]
+            rows = self.board.pieces_of(p).tolist()
             if by is not None:  # R8: the remaining pieces become the chief-taker's
-                for pid in ids:
-                    self.board.set_owner(pid, by)
+                for row in rows:
+                    self.board.set_owner(row, by)
             else:  # R7 timer, R9 QUIT: the pieces are removed
-                for pid in ids:
-                    self.board.remove(pid)
+                for row in rows:
+                    self.board.remove(row)
+            ids = sorted(int(i) for i in self.board.ids[rows])  # in an order that says nothing
             self._eliminated.append(p)
             events.append(
                 Eliminated(

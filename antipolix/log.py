@@ -72,7 +72,9 @@ def describe(event: Event) -> str:
         case Moved(player, piece, src, dst):
             return f"P{player} moves #{piece} {cell_text(src)} -> {cell_text(dst)}"
         case Crushed(player, piece, victim, owner, cell):
-            return f"P{player} #{piece} crushes P{owner}'s invisible #{victim} on {cell_text(cell)}"
+            mover = "an unseen piece" if piece is None else f"#{piece}"
+            crushed = "piece" if victim is None else f"#{victim}"
+            return f"P{player} {mover} crushes P{owner}'s invisible {crushed} on {cell_text(cell)}"
         case Combat() as c:
             verdict = "succeeds" if c.success else "fails"
             dropped = ", ".join(f"#{p}: {why}" for p, why in c.dropped)
@@ -81,8 +83,10 @@ def describe(event: Event) -> str:
                 f"with {','.join(f'#{p}' for p in c.pieces)}: {c.attack} vs {c.defence}, "
                 f"{verdict}" + (f" (dropped {dropped})" if dropped else "")
             )
-        case Fate(player, target, _, outcome, draw, landing, destroyed):
-            if outcome is Outcome.TELEPORT:
+        case Fate(player, target, _, outcome, draw, landing, destroyed, _):
+            if outcome is Outcome.TELEPORT and landing is None:  # onto a piece not seen (R6)
+                what = "teleported and destroyed (landed on an occupied cell out of sight)"
+            elif outcome is Outcome.TELEPORT:
                 end = "and is destroyed (cell occupied)" if destroyed else "and survives"
                 what = f"teleported to {cell_text(landing)} {end}"
             elif outcome is Outcome.CONVERT:

@@ -5,6 +5,11 @@ they are handled at the player's reception instant, just before its order. A tex
 (``to=None``) or to one player, which needs contact: a piece of the sender within radius 1 of a
 piece of the recipient, checked against the state at the start of the turn. Delivered texts appear
 in the recipient's next observation.
+
+Contact counts visible pieces only: a delivery (or its refusal) would otherwise tell the sender
+that an invisible piece of the recipient stands next to its pieces, or tell the recipient that
+an invisible piece of the sender does, which R6 forbids (nothing in an observation lets a player
+infer the presence or cell of an invisible piece).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import operator
 from dataclasses import dataclass
 
 from antipolix.errors import MessageError
+from antipolix.pieces import INVISIBLE
 from antipolix.state import Board
 
 
@@ -69,14 +75,19 @@ def normalise(sender: int, item: object, players: int) -> Message | Command:
 
 
 def contacts(board: Board) -> set[tuple[int, int]]:
-    """Pairs ``(a, b)`` of players where a piece of ``a`` is within radius 1 of a piece of ``b``.
+    """Pairs ``(a, b)`` of players where a visible piece of ``a`` is within radius 1 of a visible
+    piece of ``b`` (R9, with R6: invisible pieces make no contact).
 
     Symmetric. Looks only at each living piece's 3×3×3 cube, never the whole board.
     """
     pairs: set[tuple[int, int]] = set()
-    for pid in board.living_ids():
-        owner = int(board.owner[pid])
-        for other in {int(o) for o in board.owner[board.around(board.cell(int(pid)))]}:
+    for row in board.living_rows().tolist():
+        if board.trait[row] == INVISIBLE:
+            continue
+        owner = int(board.owner[row])
+        around = board.around(board.cell(row))
+        around = around[board.trait[around] != INVISIBLE]
+        for other in set(board.owner[around].tolist()):
             if other != owner:
-                pairs.add((owner, other))
+                pairs.add((owner, int(other)))
     return pairs

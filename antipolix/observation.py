@@ -2,6 +2,7 @@
 
 An observation lists the player's own pieces with their traits and the other players' *visible*
 pieces without theirs (opponents see owner, type and cell only); enemy invisible pieces are absent.
+Pieces are named by identifiers that carry no information and listed in identifier order (R6).
 It also carries the messages delivered to the player last turn, the events it was told of, its own
 timer, the living players and the standing NUL proposals.
 
@@ -77,7 +78,8 @@ def visible_mask(board: Board, player: int) -> npt.NDArray[np.bool_]:
 def observe_pieces(
     board: Board, player: int
 ) -> tuple[IntArray, npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int8], IntArray]:
-    ids = indices(visible_mask(board, player))
-    owners = board.owner[ids]
-    traits = np.where(owners == player, board.trait[ids], UNKNOWN_TRAIT).astype(np.int8)
-    return ids, owners, board.kind[ids], traits, board.pos[ids]
+    """The pieces ``player`` sees, as arrays in identifier order (never placement order, R6)."""
+    rows = board.by_id(indices(visible_mask(board, player)))
+    owners = board.owner[rows]
+    traits = np.where(owners == player, board.trait[rows], UNKNOWN_TRAIT).astype(np.int8)
+    return board.ids[rows], owners, board.kind[rows], traits, board.pos[rows]

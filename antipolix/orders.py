@@ -1,9 +1,10 @@
 """R4 Orders: one per living player per turn, resolved one at a time in reception order.
 
-Each order is checked twice. When given (:func:`normalise`), a malformed order, a piece that does
-not exist or is not the player's, or a cell off the board raises an :class:`OrderError` before
-anything changes. When its turn comes, the game checks it against the state left by the orders
-resolved before it; an order no longer valid is a rejected event with its reason, not an error.
+Each order is checked twice. When given (:func:`normalise`), a malformed order, a piece that is not
+one of the player's living pieces, or a cell off the board raises an :class:`OrderError` before
+anything changes (naming a piece the player cannot know gets the same answer as naming none,
+R6). When its turn comes, the game checks it against the state left by the orders resolved
+before it; an order no longer valid is a rejected event with its reason, not an error.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from antipolix.errors import NotYourPieceError, OrderError, UnknownPieceError
+from antipolix.pieces import INVISIBLE
 from antipolix.state import Board
 from antipolix.world import Cell, as_cell
 
@@ -47,18 +49,21 @@ Order = Move | Attack | Pass
 
 
 def _piece_id(value: object, player: int, board: Board) -> int:
+    """The identifier of one of ``player``'s living pieces, or an :class:`OrderError`.
+
+    An identifier the player cannot know (an enemy's invisible piece, a piece that no longer
+    exists, one that never did) gets the same answer, so that the refusal leaks nothing (R6).
+    """
     try:
         pid = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
         raise OrderError(f"player {player}: piece id {value!r} is not an integer") from None
-    if not 0 <= pid < board.count:
-        raise UnknownPieceError(f"player {player}: there is no piece {pid}")
-    if not board.alive[pid]:
-        raise UnknownPieceError(f"player {player}: piece {pid} no longer exists (destroyed)")
-    if board.owner[pid] != player:
-        raise NotYourPieceError(
-            f"player {player}: piece {pid} belongs to player {int(board.owner[pid])}"
-        )
+    row = board.row(pid)
+    owner = int(board.owner[row]) if row >= 0 else -1
+    if row < 0 or not board.alive[row] or (owner != player and board.trait[row] == INVISIBLE):
+        raise UnknownPieceError(f"player {player} has no piece {pid}")
+    if owner != player:
+        raise NotYourPieceError(f"player {player}: piece {pid} is player {owner}'s, not yours")
     return pid
 
 

@@ -131,7 +131,9 @@ def play_game(
     played = PlayedGame(
         game,
         tuple(b.name for b in bots),
-        tuple(tuple(game.pieces(seat)) for seat in range(rules.players)),
+        tuple(
+            tuple(p for p in game.placement() if p.owner == seat) for seat in range(rules.players)
+        ),
     )
     if writer is not None:
         writer.start(game, agents, armies)

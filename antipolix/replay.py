@@ -1,14 +1,14 @@
 """Replay files: everything a viewer or an auditor needs to see a game again (R12: the truth).
 
-Format ``antipolix-replay`` version 1: UTF-8 JSON, one object per line, gzip-compressed when the
+Format ``antipolix-replay`` version 2: UTF-8 JSON, one object per line, gzip-compressed when the
 file name ends in ``.gz`` (``game.apx.json.gz``). Data only, never code. The lines, in order:
 
-1. ``{"type": "header", "format": "antipolix-replay", "version": 1, "engine": "0.1.0",
+1. ``{"type": "header", "format": "antipolix-replay", "version": 2, "engine": "0.2.0",
    "rules": {...}, "agents": [{"name", "params", "army"}, ...], "armies": [...] | null,
    "seed": {"entropy": int, "spawn_key": [int, ...]}}`` — rules in the dict form of
    :mod:`antipolix.config`; ``armies`` are armies given to :func:`antipolix.play`, if any.
 2. ``{"type": "placement", "pieces": [{"id", "owner", "type", "trait", "cell"}, ...]}`` — every
-   piece as placed, in id order.
+   piece in the order it was placed (seat by seat), with its identifier (R6).
 3. One line per turn: ``{"type": "turn", "turn": t, "orders": {seat: order}, "think":
    {seat: seconds}, "messages": {seat: [...]}, "reception": [seat, ...], "events": [...]}`` —
    orders as given (``{"kind": "Move", "piece", "cell"}``, ``{"kind": "Attack", "pieces",
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from antipolix.agents.base import Agent, Decision
 
 FORMAT = "antipolix-replay"
-VERSION = 1
+VERSION = 2  # 2: piece identifiers say nothing of placement order (R6)
 CHECKPOINT_EVERY = 32  # turns between saved states, so state_at never re-plays more than this
 
 
@@ -156,7 +156,7 @@ class ReplayWriter:
                 "trait": p.trait.name,
                 "cell": list(p.cell),
             }
-            for p in sorted(game.pieces(), key=lambda p: p.id)
+            for p in game.placement()
         ]
         self._lines = [_line(header), _line({"type": "placement", "pieces": pieces})]
 
@@ -286,6 +286,12 @@ class Replay:
         version = header.get("version")
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
             raise ReplayError(f"replay {self.path} has no valid format version ({version!r})")
+        if version < VERSION:
+            raise ReplayError(
+                f"replay {self.path} has format version {version}, from an older antipolix "
+                f"whose games this one ({__version__}) no longer plays the same way (piece "
+                "identifiers, R6): play the game again to record it"
+            )
         if version > VERSION:
             raise ReplayError(
                 f"replay {self.path} has format version {version!r}; this antipolix "
@@ -369,7 +375,10 @@ class Replay:
                 _cell(piece["cell"]),
             )
             if pid != piece["id"]:
-                raise ReplayError(f"replay {self.path}: placement ids are not in order")
+                raise ReplayError(
+                    f"replay {self.path}: placed piece {piece['id']} gets identifier {pid} "
+                    "from the seed: the placement was edited"
+                )
         game.start()
         return game
 

@@ -75,8 +75,9 @@ def bench_lookups(rules: Rules, calls: int) -> None:
         agent.setup(rules, p, np.random.default_rng(p))
         game.place_army(p, agent.army())
     game.start()
-    ids = [int(i) for i in game.board.living_ids()]
-    cells = [game.piece(i).cell for i in ids]
+    pieces = game.pieces()
+    ids = [p.id for p in pieces]
+    cells = [p.cell for p in pieces]
     start = time.perf_counter()
     for k in range(calls):
         game.reach(ids[k % len(ids)])

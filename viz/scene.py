@@ -241,15 +241,15 @@ class _Pieces:
 
 
 def _pieces(game: Game, fog: int | None) -> _Pieces:
-    if fog is None:  # the truth (R12): the engine's piece table
+    if fog is None:  # the truth (R12): the engine's piece table, in identifier order
         board = game.board
-        ids = board.living_ids()
+        rows = board.by_id(board.living_rows())
         return _Pieces(
-            ids=ids.astype(np.int64),
-            owners=board.owner[ids].astype(np.int64),
-            types=board.kind[ids].astype(np.int64),
-            traits=board.trait[ids].astype(np.int64),
-            cells=board.pos[ids].astype(np.int64).reshape(-1, 3),
+            ids=board.ids[rows].astype(np.int64),
+            owners=board.owner[rows].astype(np.int64),
+            types=board.kind[rows].astype(np.int64),
+            traits=board.trait[rows].astype(np.int64),
+            cells=board.pos[rows].astype(np.int64).reshape(-1, 3),
         )
     obs = game.observe(fog)  # R6
     return _Pieces(
@@ -349,17 +349,19 @@ def _draw_events(
     turn, so an attack starts where its attackers stood when it was resolved)."""
     out = _EventDrawing()
     board = before.board
-    living = board.living_ids()
+    living = board.living_rows()
     pos: dict[int, tuple[int, int, int]] = {
         int(pid): (int(c[0]), int(c[1]), int(c[2]))
-        for pid, c in zip(living.tolist(), board.pos[living].tolist(), strict=True)
+        for pid, c in zip(board.ids[living].tolist(), board.pos[living].tolist(), strict=True)
     }
     combat: Combat | None = None
 
-    def piece(pid: int) -> Piece | None:
-        return before.piece(pid) if 0 <= pid < board.count else None
+    def piece(pid: int | None) -> Piece | None:
+        return before.piece(pid) if pid is not None and board.row(pid) >= 0 else None
 
-    def name(pid: int) -> str:
+    def name(pid: int | None) -> str:
+        if pid is None:  # a piece this player cannot see (R6)
+            return "unseen piece"
         p = piece(pid)
         if p is None:
             return f"#{pid}"
@@ -433,6 +435,11 @@ def _draw_events(
                 mark("destroyed", cell, DANGER)
                 mark("casualty", cell, player_colour(e.target_owner), e.target)
                 short = what = "destroyed"
+            elif e.outcome is Outcome.TELEPORT and e.landing is None:  # landed out of sight (R6)
+                mark("destroyed", cell, DANGER)
+                mark("casualty", cell, player_colour(e.target_owner), e.target)
+                what = "teleported, destroyed on landing (out of sight)"
+                short = "teleported, destroyed"
             elif e.outcome is Outcome.TELEPORT:
                 assert e.landing is not None
                 line("teleport", cell, e.landing, player_colour(e.target_owner))
