@@ -31,6 +31,7 @@ from antipolix.observation import Observation
 from antipolix.orders import Order, Pass
 from antipolix.pieces import CHIEF as _CHIEF
 from antipolix.pieces import TELEPORTER as _TELEPORTER
+from antipolix.pieces import PieceType
 from antipolix.reach import Network, cached_network, destinations, reach_cells
 from antipolix.rules import Rules
 from antipolix.world import IntArray, indices
@@ -90,6 +91,14 @@ class Agent:
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
         return f"{type(self).__name__}({args})"
+
+
+def unit_strength(rules: Rules) -> int:
+    """R2: the strength of the strongest piece type that can attack (a fortress never does), at
+    least 1: the unit in which agents measure margins of power, so that re-balanced strengths
+    re-scale them instead of meeting numbers written for the 1995 table."""
+    mobile = [rules.piece_types[k].strength for k in PieceType if rules.piece_types[k].move > 0]
+    return max([1, *mobile])
 
 
 @cache

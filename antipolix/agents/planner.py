@@ -51,7 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from antipolix.agents.army import ArmyPolicy, FixedArmy
-from antipolix.agents.base import Agent, Decision, View
+from antipolix.agents.base import Agent, Decision, View, unit_strength
 from antipolix.events import Combat, Crushed
 from antipolix.messages import Command
 from antipolix.observation import Observation
@@ -85,13 +85,15 @@ NUL_AFTER = 200  # turns without a piece taken after which it offers a draw (R9 
 W_HUNT = 0.3  # covering the cells a suspected chief may flee to, relative to taking it
 HUNT_K = 3  # chief suspects hunted at most (the likeliest)
 HUNT_MIN = 0.12  # ... and only those at least this likely
+# Strengths are never written here as numbers: they come from the rules (R2), in units of the
+# strongest piece that can attack (its "unit"), so that re-balanced strengths re-scale them.
 W_GUARD = 2.0  # per point of enemy power within two moves of the chief above its defence
-GUARD_MARGIN = 2
+GUARD_MARGIN = 1  # units of defence the chief keeps above the power that could reach it
 # Defence kept around the chief even with no enemy in sight (invisible ones, R6): GUARD_SHARE
-# of the own strength, at most GUARD_MIN.
-GUARD_MIN = 6
+# of the own strength, at most GUARD_MIN units.
+GUARD_MIN = 3
 GUARD_SHARE = 0.1
-CHIEF_UNSEEN = 2  # power of unseen invisible attackers the chief allows for near enemies (R6)
+CHIEF_UNSEEN = 1  # units of unseen invisible attack power the chief allows for near enemies (R6)
 W_CHIEF_FAR = 0.5  # per cell of the chief's distance from the nearest enemy (up to CHIEF_FAR)
 CHIEF_FAR = 6
 W_ADVANCE = 0.12  # per cell a piece closes on the nearest enemy
@@ -99,7 +101,7 @@ W_COHESION = 0.03  # per point of own strength around the moved piece, near the 
 FRONT = 4  # "near the front": within this distance of a visible enemy
 MOVED_SUSPECT = 0.1  # chief-suspect weight of an enemy piece seen to move (1 if never seen to)
 MEMORY = 12  # turns the hidden defence of a failed attack, or an invisible attacker, is kept
-HIDDEN_PROBE = 0.1  # chance a narrow win (margin <= 2) meets unseen invisible defenders
+HIDDEN_PROBE = 0.1  # chance a narrow win (margin <= one unit) meets unseen invisible defenders
 
 
 def box_sum(grid: IntArray, r: int) -> IntArray:
@@ -329,7 +331,7 @@ class _Turn:
         self.t_own = self.threat[self.o_flat]
         self.x_own = self.extra[self.o_flat]
         if self.ci >= 0:
-            self.x_own[self.ci] += CHIEF_UNSEEN
+            self.x_own[self.ci] += CHIEF_UNSEEN * agent.unit
         self.base_risk = _total(_risk(self.t_own, self.x_own, self.d_own, self.loss))
         self.dist = distance_grid(shape, self.e_flat)
         # beyond this distance from every enemy a cell is out of every enemy's reach within a
@@ -391,6 +393,8 @@ class PlannerAgent(Agent):
         self._costs = np.array(  # [type, trait] → cost (R2)
             [[rules.piece_cost(kind, trait) for trait in Trait] for kind in PieceType], dtype=float
         )
+        self.unit = unit_strength(rules)
+        self._types: dict[int, int] = {}  # enemy piece id → its type, as last seen (R6)
 
     def act(self, obs: Observation) -> Decision:
         think = float(self.rng.uniform(self.min_think, self.max_think))
@@ -430,6 +434,8 @@ class PlannerAgent(Agent):
             if self._first_cell.setdefault(pid, flat) != flat:
                 self._moved.add(pid)
         visible = {p: r for r, p in enumerate(obs.ids.tolist())}
+        enemy = view.enemy
+        self._types.update(zip(obs.ids[enemy].tolist(), obs.types[enemy].tolist(), strict=True))
         for event in obs.events:
             if isinstance(event, Crushed) or (isinstance(event, Combat) and event.success):
                 self._last_fight = obs.turn
@@ -442,13 +448,19 @@ class PlannerAgent(Agent):
                     self._hidden_defence[event.target] = (obs.turn, max(0, event.defence - seen))
             elif event.target_owner == self.seat:
                 # attackers left out of the event are invisible (R6): the rest of the power
-                listed = sum(
-                    int(view.strengths[visible[p]]) if p in visible else 2 for p in event.pieces
-                )
+                listed = sum(self.attacker_strength(p) for p in event.pieces)
                 if event.attack > listed:
                     flat = int(np.ravel_multi_index(event.cell, view.shape))
                     self._hidden_attack.append((obs.turn, flat, event.attack - listed))
         self._hidden_attack = [h for h in self._hidden_attack if obs.turn - h[0] < MEMORY]
+
+    def attacker_strength(self, pid: int) -> int:
+        """R2 strength of an enemy piece named in an attack on this player: its type's, as last
+        seen; one unit if it was never seen (it cannot be stronger than the strongest type)."""
+        kind = self._types.get(pid)
+        if kind is None:
+            return self.unit
+        return int(self.rules.strength_table[kind])
 
     def _gains(self, view: View) -> tuple[FloatArray, FloatArray]:
         """Expected gain of taking each visible enemy piece (R8), and the part of it that comes
@@ -482,9 +494,9 @@ class PlannerAgent(Agent):
             near = _cheb(t.o_pos, t.e_pos[j : j + 1])[:, 0] <= t.e_f[j]
             relieved = _risk(np.maximum(t.t_own - t.e_s[j] * near, 0), t.x_own, t.d_own, t.loss)
             score = t.gain[j] + t.base_risk - _total(relieved)
-            if margin <= 2 and not t.e_hidden[j]:
+            if margin <= self.unit and not t.e_hidden[j]:
                 score *= 1.0 - HIDDEN_PROBE
-            score += 0.01 * min(margin, 5)
+            score += 0.02 * min(margin / self.unit, 2.5)  # wider wins first
             if score > best[0]:
                 ids = [int(p) for p in view.obs.ids[attackers]]
                 best = score, Attack(ids, view.cell(view.flat[row]))
@@ -519,7 +531,7 @@ class PlannerAgent(Agent):
         # exposure after the move: the mover on its new cell, the pieces around both cells
         adj_ab = np.abs(a - b).max(axis=1) <= 1
         d_mover = t.defence[dest] + s_i - s_i * adj_ab
-        unseen = np.where(i == ci, CHIEF_UNSEEN, 0)  # the chief allows for invisible attackers
+        unseen = np.where(i == ci, CHIEF_UNSEEN * self.unit, 0)  # invisible attackers
         r_mover = _risk(t.threat[dest], t.extra[dest] + unseen, d_mover, t.loss[i])
         rel = indices((t.t_own > 0) & (t.loss > 0))  # the pieces at risk at all
         r0 = _risk(t.t_own[rel], t.x_own[rel], t.d_own[rel], t.loss[rel])
@@ -553,9 +565,10 @@ class PlannerAgent(Agent):
             )
             d_c = np.where(i == ci, d_mover, d_c)
             t2_c = np.where(i == ci, t.threat[dest] + t.extra[dest], t.threat[here] + t.extra[here])
-            least = min(GUARD_MIN, GUARD_SHARE * float(t.o_s.sum()))
-            need0 = max(int(t.threat[here] + t.extra[here]) + GUARD_MARGIN, least)
-            need = np.maximum(t2_c + GUARD_MARGIN, least)
+            least = min(GUARD_MIN * self.unit, GUARD_SHARE * float(t.o_s.sum()))
+            margin = GUARD_MARGIN * self.unit
+            need0 = max(int(t.threat[here] + t.extra[here]) + margin, least)
+            need = np.maximum(t2_c + margin, least)
             guard0 = max(0, need0 - int(t.d_own[ci]))
             score += W_GUARD * (guard0 - np.maximum(0, need - d_c))
             far0 = min(int(t.dist[here]), CHIEF_FAR)
@@ -632,8 +645,10 @@ class PlannerAgent(Agent):
         lands: the change is a box sum (R1) of per-cell gains, looked up at the destination.
         The pieces that already reach some are counted exactly, cell by cell.
         """
-        kinds = np.unique(s_i * 1000 + f_i).tolist()  # (strength, field) of the movers
-        gains = {kind: np.zeros(t.power.shape) for kind in kinds}
+        pairs = np.stack([s_i, f_i], axis=1)
+        kinds, code = np.unique(pairs, axis=0, return_inverse=True)  # (strength, field) of movers
+        code = code.reshape(-1)
+        gains = [np.zeros(t.power.shape) for _ in kinds]
         near = np.zeros(len(t.o_pos), dtype=bool)
         refuges = []
         for j in suspects:
@@ -641,19 +656,18 @@ class PlannerAgent(Agent):
             now = t.power[flat]
             weight = W_HUNT * float(t.chief_gain[j]) / len(flat)
             base = _hunt_cover(now, need)
-            for kind in kinds:
-                gains[kind][flat] += weight * (_hunt_cover(now + kind // 1000, need) - base)
+            for k, (strength, _) in enumerate(kinds.tolist()):
+                gains[k][flat] += weight * (_hunt_cover(now + strength, need) - base)
             near |= _cheb(t.o_pos, t.e_pos[j : j + 1])[:, 0] <= t.o_f + int(t.e_f[j])
             refuges.append((cells, now, need, base, weight))
         layers: list[Layer] = []
-        for kind in kinds:
-            nonzero = indices(gains[kind])
-            layers.append((nonzero, gains[kind][nonzero], kind % 1000))
+        for k, (_, field) in enumerate(kinds.tolist()):
+            nonzero = indices(gains[k])
+            layers.append((nonzero, gains[k][nonzero], field))
         boxed = box_sums(t.shape, layers)
         out = np.zeros(len(i))
-        code = s_i * 1000 + f_i
-        for kind, grid in zip(kinds, boxed, strict=True):
-            mine = code == kind
+        for k, grid in enumerate(boxed):
+            mine = code == k
             out[mine] = grid[dest[mine]]
         sel = indices(near[i])  # movers that reach some of the cells now: exactly
         if len(sel):
