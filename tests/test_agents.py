@@ -22,8 +22,10 @@ from antipolix.agents import (
     FixedArmy,
     GivenArmy,
     GreedyAgent,
+    PlannerAgent,
     RandomAgent,
     RandomArmy,
+    View,
     agent_from_spec,
     agent_named,
 )
@@ -721,7 +723,9 @@ def test_greedy_attacks_the_threat_to_its_chief_first() -> None:
     game, (_, a0, c0, *_) = make_game([*pieces, (1, HOVER, NONE, (0, 6, 0))], shape=(1, 7, 7))
     assert greedy_decides(game).order == Attack([a0], (0, 2, 3))
     calm, (_, a0, c0, *_) = make_game(pieces, shape=(1, 7, 7))
-    assert greedy_decides(calm).order == Attack([a0, c0], (0, 4, 3))
+    attack = greedy_decides(calm).order
+    assert isinstance(attack, Attack) and attack.cell == (0, 4, 3)
+    assert sorted(attack.pieces) == sorted([a0, c0])
 
 
 @pytest.mark.parametrize(("kind", "step"), [(ARMY, 1), (HOVER, 2)])
@@ -813,3 +817,78 @@ def test_r6_r12_an_agent_decides_from_its_observation_only() -> None:
             da = ready(cls(), one, 0, seed).act(a)
             db = ready(cls(), two, 0, seed).act(b)
             assert da == db, (cls.name, seed)
+
+
+# -- no rule written into an agent: strengths, costs and fields come from the rules ----------
+
+
+REBALANCED = Rules(
+    shape=(1, 7, 7),
+    players=2,
+    zones=False,
+    budget=1000,
+    piece_types=TypeTable(
+        army=TypeSpec(cost=3, strength=5, move=1),
+        hovercraft=TypeSpec(cost=9, strength=4, move=2),
+        fortress=TypeSpec(cost=12, strength=5, move=0),
+    ),
+)
+
+
+def _rebalanced(rules: Rules, pieces):
+    game = Game(rules, seed=0)
+    ids = [game.place(p, kind, trait, cell) for p, kind, trait, cell in pieces]
+    game.start()
+    return game, ids
+
+
+def test_re_balanced_strengths_change_what_the_planner_believes() -> None:
+    # the planner measures margins in the strongest mobile type's strength (R2), and an enemy
+    # attacker it no longer sees by the strength of its type as last seen: never a 1995 number
+    default = Rules(shape=(1, 7, 7), players=2, zones=False, budget=1000)
+    pieces = [
+        (0, ARMY, CHIEF, (0, 0, 0)),
+        (1, ARMY, CHIEF, (0, 6, 6)),
+        (1, HOVER, NONE, (0, 3, 3)),
+    ]
+    beliefs = {}
+    for rules in (default, REBALANCED):
+        game, (_, _, h1) = _rebalanced(rules, pieces)
+        planner = ready(PlannerAgent(), game, 0)
+        planner.act(game.observe(0))  # it sees the hovercraft
+        beliefs[rules is default] = (planner.unit, planner.attacker_strength(h1))
+        assert planner.attacker_strength(10**6) == planner.unit  # never seen: one unit
+    assert beliefs[True] == (2, 1)  # RULES.md R2: army 2, hovercraft 1
+    assert beliefs[False] == (5, 4)
+
+
+def test_re_balanced_costs_and_strengths_change_what_greedy_attacks() -> None:
+    #   x: 0   1   2   3   4   5   6
+    #   A0  .   .   .   .   .   .      y=0
+    #   .   .   .   .   .   .   .      y=1
+    #   .   .   a0  r1  .   .   .      y=2    r1: an army, h1: a hovercraft, both in reach of
+    #   .   .   b0  h1  .   .   .      y=3    a0 and b0, both beaten by them
+    #   .   .   .   .   .   .   B1     y=6
+    # Greedy takes the costlier target (R2 costs): the army at the 1995 costs (3 > 2), the
+    # hovercraft when it costs 9; and it counts defence with the rules' strengths (R8)
+    pieces = [
+        (0, ARMY, CHIEF, (0, 0, 0)),
+        (0, ARMY, NONE, (0, 2, 2)),
+        (0, ARMY, NONE, (0, 3, 2)),
+        (1, ARMY, CHIEF, (0, 6, 6)),
+        (1, ARMY, NONE, (0, 2, 3)),
+        (1, HOVER, NONE, (0, 3, 3)),
+    ]
+    default = Rules(shape=(1, 7, 7), players=2, zones=False, budget=1000)
+    game, ids = _rebalanced(default, pieces)
+    order = greedy_decides(game).order
+    assert isinstance(order, Attack) and order.cell == (0, 2, 3)
+    view = View(default, game.observe(0))
+    row = int(np.flatnonzero(game.observe(0).ids == ids[4])[0])
+    assert view.visible_defence(row) == 2 + 1  # the army and the hovercraft beside it
+    game, ids = _rebalanced(REBALANCED, pieces)
+    order = greedy_decides(game).order
+    assert isinstance(order, Attack) and order.cell == (0, 3, 3)
+    view = View(REBALANCED, game.observe(0))
+    row = int(np.flatnonzero(game.observe(0).ids == ids[4])[0])
+    assert view.visible_defence(row) == 5 + 4

@@ -270,7 +270,7 @@ def test_an_agent_that_returns_no_order_is_named(value, shown: str) -> None:
     [
         (Decision(Pass(), think_time=-1.0), "think time must be a finite number >= 0"),
         (Decision(Pass(), think_time=float("nan")), "think time must be a finite number >= 0"),
-        (Decision(Move(0, (9, 9, 9))), r"move target \(9, 9, 9\) is outside the 4×8×8 board"),
+        (Decision(Move(-1, (0, 0, 0))), r"player 0 has no piece -1"),
         (Decision(Pass(), messages=("hello",)), "a message must be a Message or a Command"),
     ],
 )
@@ -282,7 +282,7 @@ def test_a_submission_the_engine_refuses_names_the_agent_and_turn(decision, mess
 
 def test_r4_a_move_of_a_piece_the_agent_does_not_own_is_named() -> None:
     with pytest.raises(
-        AgentError, match=r"agent 'thief' \(seat 1\) at turn 1: .*belongs to player 0"
+        AgentError, match=r"agent 'thief' \(seat 1\) at turn 1: .*is player 0's, not yours"
     ):
         play(SMALL, [RandomAgent(), Thief()], seed=0)
 
@@ -358,7 +358,7 @@ def test_replay_header(recorded) -> None:
     path, _, _, _ = recorded
     header = json.loads(read_lines(path)[0])
     assert header["format"] == FORMAT == "antipolix-replay"
-    assert header["version"] == VERSION == 1
+    assert header["version"] == VERSION == 2
     assert header["engine"] == __version__
     assert rules_from_dict(header["rules"]) == RULES
     assert header["agents"] == [RandomAgent().spec(), RandomAgent(mean_think=2.0).spec()]
@@ -397,7 +397,7 @@ def test_replay_placement_equals_the_placed_pieces(recorded) -> None:
             "trait": p.trait.name,
             "cell": list(p.cell),
         }
-        for p in sorted(placed, key=lambda p: p.id)
+        for p in placed  # in the order placed, seat by seat
     ]
     assert replay.state_at(0).pieces() == snapshots[0][0]
 
@@ -573,7 +573,19 @@ def _edited_resigned(good: Path, d: Path) -> Path:
 
 
 def _newer(good: Path, d: Path) -> Path:
-    return edit(good, d / "v2.apx.json.gz", lambda r: r[0].update(version=2), checksum=True)
+    return edit(good, d / "v3.apx.json.gz", lambda r: r[0].update(version=3), checksum=True)
+
+
+def _older(good: Path, d: Path) -> Path:
+    return edit(good, d / "v1.apx.json.gz", lambda r: r[0].update(version=1), checksum=True)
+
+
+def _placement_edited(good: Path, d: Path) -> Path:
+    def swap_ids(records: list) -> None:
+        pieces = records[1]["pieces"]
+        pieces[0]["id"], pieces[1]["id"] = pieces[1]["id"], pieces[0]["id"]
+
+    return edit(good, d / "ids.apx.json.gz", swap_ids, checksum=True)
 
 
 def _result_changed(good: Path, d: Path) -> Path:
@@ -608,8 +620,10 @@ CORRUPT = {
     ),
     "newer version": (
         _newer,
-        r"format version 2; this antipolix .* reads versions up to 1: upgrade",
+        r"format version 3; this antipolix .* reads versions up to 2: upgrade",
     ),
+    "older version": (_older, r"format version 1, from an older antipolix .* play the game again"),
+    "placement identifiers edited": (_placement_edited, r"placement was edited"),
 }
 
 

@@ -234,7 +234,7 @@ def test_r1_to_r10_invalid_option_raises_rules_error_naming_it(options, named):
 
 
 def test_r3_zones_off_allows_boards_too_small_for_zones():
-    # the 1×2×2 board refused above is fine without zones (R3: zones is a rule option)
+    # the 1×2×2 board refused with zones is fine without them (R3: zones is a rule option)
     rules = Rules(shape=(1, 2, 2), players=2, budget=10, zones=False)
     assert rules.home_zones is None
 
@@ -310,6 +310,75 @@ def test_r3_home_zones_no_seat_favoured_nearest_enemy_distance(players):
         min(box_gap(zones[i], zones[j]) for j in range(players) if j != i) for i in range(players)
     ]
     assert max(nearest) - min(nearest) <= 1, nearest
+
+
+def _check_zones(shape, players, zones) -> list[int]:
+    """Zones inside the board, equal, disjoint and two cells apart; each seat's nearest gap."""
+    assert len(zones) == players
+    volumes = {z.volume for z in zones}
+    assert len(volumes) == 1
+    for zone in zones:
+        assert all(0 <= lo < hi <= n for lo, hi, n in zip(zone.lo, zone.hi, shape, strict=True))
+    for a, b in itertools.combinations(zones, 2):
+        assert box_gap(a, b) >= 2, (a, b)
+    return [min(box_gap(z, o) for o in zones if o is not z) for z in zones]
+
+
+GRID_P = (1, 2, 4, 8, 16)
+GRID_N = range(4, 49)
+
+
+@pytest.mark.parametrize("depth", GRID_P)
+def test_r3_no_seat_favoured_on_every_board_of_the_grid(depth):
+    # R3: for every number of players 2–10 and every board the rules accept, each seat's
+    # nearest enemy zone is equally far. (The rule allows one cell where the board makes
+    # equality impossible; the zones computed here are exactly equal on every board of the
+    # grid, and this asserts it.) A board without room is refused, naming the zones option.
+    refused = 0
+    for n, players in itertools.product(GRID_N, range(2, 11)):
+        shape = (depth, n, n)
+        zones = home_zones(shape, players)
+        if zones is None:
+            refused += 1
+            with pytest.raises(RulesError, match=r"no room for the home zones .*zones=false"):
+                Rules(shape=shape, players=players, budget=100)
+            continue
+        nearest = _check_zones(shape, players, zones)
+        assert min(nearest) == max(nearest), (shape, players, nearest)
+        assert Rules(shape=shape, players=players, budget=100).home_zones == zones
+    assert refused < 20  # only the smallest boards for many players
+
+
+@pytest.mark.parametrize("players", range(2, 11))
+def test_r3_boards_below_the_smallest_with_room_are_refused_with_a_message(players):
+    # R1, R3: with zones on, a board without room for the home zones is refused with a message
+    # that says so, names the smallest N with room and the zones option; with zones off, every
+    # P >= 1, N >= 2 board is legal
+    from antipolix.armies import smallest_board_with_zones
+
+    smallest = smallest_board_with_zones(players)
+    assert home_zones((1, smallest, smallest), players) is not None
+    for n in range(2, smallest):
+        assert home_zones((1, n, n), players) is None
+        with pytest.raises(RulesError) as info:
+            Rules(shape=(1, n, n), players=players, budget=100)
+        text = str(info.value)
+        assert f"a 1×{n}×{n} board has no room for the home zones of {players} players" in text
+        assert f"the smallest board with room has N = {smallest}" in text
+        assert "zones=false" in text
+        for depth in (1, 2, 5):
+            assert Rules(shape=(depth, n, n), players=players, budget=100, zones=False)
+
+
+def test_r3_a_budget_too_small_for_a_chief_names_the_budget_option():
+    # R3: the derived budget of a tiny board cannot buy a chief: the message shows the formula
+    # and names the option that fixes it
+    with pytest.raises(RulesError) as info:
+        Rules(shape=(1, 3, 3), players=2, zones=False)
+    text = str(info.value)
+    assert "the budget of 0 cannot buy a chief (the cheapest costs 2, R3)" in text
+    assert "floor(12 × 9 / 100 / 2) = 0" in text and "budget=2 or more" in text
+    assert Rules(shape=(1, 3, 3), players=2, zones=False, budget=2).army_budget == 2
 
 
 def test_r3_home_zones_two_players_opposite_corners():

@@ -252,6 +252,76 @@ def test_r7_reception_ties_broken_by_seeded_generator():
     assert orders == {(0, 1), (1, 0)}
 
 
+# -- who may gain on the clock (think_times) ---------------------------------------------------
+
+
+def _passers(reported, seed=0, **options):
+    """Two chiefs passing every turn, reporting these think times, until the game ends (or 300
+    turns); the game and its reports."""
+    game, _ = chiefs_game(2, seed=seed, max_turns=300, **options)
+    reports = []
+    while game.result is None:
+        reports.append(game.play_turn(passes(game), think_times=reported))
+    return game, reports
+
+
+def test_r7_agent_think_times_let_a_zero_claim_drain_the_other_clock():
+    # R7 think_times="agent" (the default): the player who claims 0 s always submits first and
+    # gains 0.5 s a turn from the one that takes 0.5 s: 60 s are gone after 120 turns
+    game, reports = _passers({0: 0.0, 1: 0.5})
+    assert game.result is not None and game.result.winner == 0
+    assert game.result.turns == 120
+    (out,) = of_type(reports[-1], Eliminated)
+    assert (out.player, out.reason) == (1, "timer")
+
+
+def test_r7_drawn_think_times_ignore_what_is_reported():
+    # R7 think_times="drawn": the engine draws every think time (exponential, mean 1 s) from
+    # the game's generator; what the players report changes nothing, and nobody gains for sure
+    game_a, reports_a = _passers({0: 0.0, 1: 0.5}, think_times="drawn")
+    game_b, reports_b = _passers({0: 7.0, 1: 0.0}, think_times="drawn")
+    assert [[e.to_dict() for e in r.events] for r in reports_a] == [
+        [e.to_dict() for e in r.events] for r in reports_b
+    ]
+    assert game_a.result == game_b.result
+    firsts = [r.reception[0] for r in reports_a]
+    assert 0.3 < firsts.count(0) / len(firsts) < 0.7  # each player is first about half the time
+    _, again = _passers({0: 0.0, 1: 0.5}, think_times="drawn", seed=1)
+    assert [e.to_dict() for e in again[0].events] != [e.to_dict() for e in reports_a[0].events]
+
+
+def test_r7_drawn_think_times_are_exponential_with_mean_one_second():
+    game, _ = chiefs_game(4, timers=False, think_times="drawn", max_turns=2000)
+    times = []
+    for _ in range(500):
+        report = game.play_turn(passes(game))
+        times += [e.at for e in of_type(report, Received)]
+    times = np.array(times)
+    assert (times > 0).all()
+    # mean 1, sd 1: the mean of 2000 draws is within 5 standard errors (5 / sqrt(2000))
+    assert abs(times.mean() - 1.0) < 5 / np.sqrt(len(times))
+    assert abs(np.median(times) - np.log(2)) < 0.08  # exponential, not uniform
+
+
+def test_r7_players_out_of_time_at_the_same_instant_go_in_an_order_drawn_by_the_generator():
+    # R7: P1 and P2 both reach 0 at 2 s (P0 submits at once, gaining 2/s; each of them loses
+    # 1/s). They are eliminated at the same instant, in an order the game's generator draws,
+    # never by seat: across seeds both orders happen, and one seed always gives the same one.
+    orders = set()
+    for seed in range(30):
+        game, _ = chiefs_game(3, seed=seed, time_credit=2.0)
+        report = game.play_turn(passes(game), think_times={0: 0.0, 1: 9.0, 2: 9.0})
+        out = of_type(report, Eliminated)
+        assert [e.player for e in out] == list(game.elimination_order)
+        assert sorted(game.elimination_order) == [1, 2]
+        assert all(e.at == pytest.approx(2.0) and e.reason == "timer" for e in out)
+        again, _ = chiefs_game(3, seed=seed, time_credit=2.0)
+        again.play_turn(passes(again), think_times={0: 0.0, 1: 9.0, 2: 9.0})
+        assert again.elimination_order == game.elimination_order
+        orders.add(game.elimination_order)
+    assert orders == {(1, 2), (2, 1)}  # P(one order in 30 seeds) = 2 × 2^-30
+
+
 # -- timers off -----------------------------------------------------------------------------------
 
 
