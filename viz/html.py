@@ -28,6 +28,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import gzip
+import html
 import json
 import os
 import tempfile
@@ -417,6 +418,27 @@ def _umask() -> int:
     return mask
 
 
+def show_page(
+    replay: Replay | str | Path,
+    *,
+    view: View | None = None,
+    turn: int | None = None,
+    height: int = 640,
+) -> Any:
+    """The replay page of ``replay`` as an inline notebook output (Jupyter): an
+    ``IPython.display.HTML`` holding the page in a frame ``height`` pixels high. Same options
+    as :func:`save_html`."""
+    from IPython.display import HTML
+
+    rp = replay if isinstance(replay, Replay) else load_replay(replay)
+    page = page_html(rp, view=view, turn=turn)
+    return HTML(  # type: ignore[no-untyped-call]
+        f'<div class="antipolix-replay"><iframe srcdoc="{html.escape(page, quote=True)}" '
+        f'style="width: 100%; height: {int(height)}px; border: 1px solid #DAD6CD;" '
+        'title="AntipoliX replay"></iframe></div>'
+    )
+
+
 def read_page_data(path: str | Path) -> dict[str, Any]:
     """The data inside a replay page written by :func:`save_html` (for tests and tools)."""
     text = Path(path).read_text(encoding="utf-8")
@@ -437,4 +459,5 @@ __all__ = [
     "page_html",
     "read_page_data",
     "save_html",
+    "show_page",
 ]
