@@ -267,3 +267,15 @@ def test_a_failed_write_leaves_the_old_page_whole(
         save_html(replay, out)
     assert out.read_text() == "the old page"
     assert sorted(os.listdir(tmp_path)) == ["game.html"]  # the temporary file is gone
+
+
+def test_readme_states_the_demo_pages_size(tmp_path: Path, capsys) -> None:
+    stated = re.search(
+        r"demo game's page .*? is \*\*(\d+) KB\*\*", (ROOT / "README.md").read_text(), re.S
+    )
+    assert stated, "the README no longer states the demo page's size"
+    assert main(["demo", "--out", str(tmp_path), "--batch", "0"]) == 0
+    capsys.readouterr()
+    page = save_html(tmp_path / "demo.apx.json.gz", tmp_path / "demo.html")
+    size = page.stat().st_size / 1000
+    assert abs(size - int(stated[1])) <= 0.05 * size, f"the demo page is {size:.0f} KB now"
