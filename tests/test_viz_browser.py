@@ -264,3 +264,38 @@ def test_r6_boards_mode_and_one_players_view(
     hidden = len(build_scene(replay, turn).glyphs) - len(seen.glyphs)
     assert hidden > 0, "choose a turn where enemy invisible pieces are hidden from P2"
     page.screenshot("universe-fog")
+
+
+def test_drag_rotates_wheel_zooms_double_click_frames_again(
+    replay: Replay, page_file: Path, open_page: Any
+) -> None:
+    page = open_page(page_file)
+    page.page.evaluate("apx.setTurn(3)")
+    page.state()
+    box = page.page.locator("#view").bounding_box()
+    assert box is not None
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    def canvas() -> np.ndarray:
+        page.page.evaluate("apx.frameNow()")
+        x, y, w, h = (round(box[k]) for k in ("x", "y", "width", "height"))
+        return page.screenshot("camera")[y : y + h, x : x + w].astype(int)
+
+    framed = canvas()
+    mouse = page.page.mouse
+    mouse.move(cx, cy)
+    mouse.down()
+    mouse.move(cx + 160, cy + 40, steps=8)
+    mouse.up()
+    turned = canvas()
+    assert (np.abs(turned - framed).max(axis=2) > 40).mean() > 0.02  # the view turned
+    mouse.dblclick(cx, cy)
+    assert np.array_equal(canvas(), framed)  # framed as at first
+    mouse.move(cx, cy)
+    mouse.wheel(0, -400)  # zoom in: pieces grow, so each colour covers more pixels
+    zoomed = canvas()
+
+    def coloured(image: np.ndarray) -> int:
+        return sum(colour_pixels(image.reshape(-1, 3), c) for c in PALETTE[:3])
+
+    assert coloured(zoomed) > 1.3 * coloured(framed)

@@ -167,7 +167,7 @@ def test_page_starts_where_it_is_told(replay: Replay, tmp_path: Path) -> None:
     data = read_page_data(save_html(replay, tmp_path / "b.html", view=view, turn=5))
     assert data["start"] == {
         "turn": 5, "mode": "boards", "axis": "y", "boards": [1, 3, 4], "slice": 0,
-        "layout": "stack", "view": 0, "events": False,
+        "layout": "stack", "angle": "oblique", "view": 0, "events": False,
     }  # fmt: skip
     # the layout the browser uses is the one viz.scene gives for these boards
     scene = build_scene(replay, 5, view)

@@ -54,9 +54,9 @@ def register(sub: Any) -> None:
         help="watch a replay in 3D, or render it to PNG, GIF, MP4 or a web page",
         description="Watch a replay again in 3D: the whole universe, three boards (slices) at a "
         "time along a chosen axis, or one board; the turn's attacks, outcomes and eliminations "
-        "drawn on top; the truth or one player's view (R6). Without --png/--gif/--mp4 a window "
-        f"opens, with a turn slider, play/pause and keys ({keys}). With them, pictures are "
-        "rendered offscreen (no display needed) and no window opens. With --html, one "
+        "drawn on top; the truth or one player's view (R6). Without --png/--gif/--mp4/--html a "
+        f"window opens, with a turn slider, play/pause and keys ({keys}). With them, pictures "
+        "are rendered offscreen (no display needed) and no window opens. With --html, one "
         "self-contained web page shows the whole game in 3D in any browser, offline: rotate and "
         "zoom, a turn slider with play/pause, the modes, the truth or each player's view.",
     )
@@ -124,8 +124,9 @@ def register(sub: Any) -> None:
         type=Path,
         metavar="FILE",
         help="write the whole game as one self-contained web page (.html) that opens offline in "
-        "any browser; it starts at --turn (default 0) with --mode, --axis, --boards, --layout; "
-        "it holds the truth and every player's view, or with --fog only what PLAYER saw",
+        "any browser; it starts at --turn (default 0) as --mode, --axis, --boards, --slice, "
+        "--layout, --angle, --no-events say; it holds the truth and every player's view, or "
+        "with --fog only what PLAYER saw",
     )
     out.add_argument(
         "--turns",

@@ -312,6 +312,7 @@ def page_data(
             "boards": list(start_view.boards),
             "slice": start_view.slice,
             "layout": start_view.layout,
+            "angle": start_view.angle,
             "view": fogs.index(start_view.fog),
             "events": start_view.events,
         },

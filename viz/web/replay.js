@@ -98,7 +98,7 @@
       layout: D.start.layout,
       view: D.start.view,
       events: D.start.events,
-      angle: "oblique",
+      angle: D.start.angle || "oblique",
       playing: false,
       speed: 4,
     };
