@@ -98,13 +98,16 @@ def _packed_three() -> str:
 # -- the scene as data -------------------------------------------------------------------------
 
 
-def _cell(point: Any) -> list[int]:
-    """A universe-mode world point ``(x, y, z)`` as the cell ``[z, y, x]`` (exact integers)."""
-    p = np.asarray(point, dtype=np.float64)
-    cell = np.rint(p[::-1])
-    if np.abs(cell - p[::-1]).max() > 1e-9:  # a universe point is always a cell
-        raise ValueError(f"world point {p.tolist()} is not a cell")
-    return [int(v) for v in cell]
+def _cell(point: Any) -> list[int | float]:
+    """A universe-mode world point ``(x, y, z)`` as the cell ``[z, y, x]``: integers, as every
+    point of today's scenes is a cell; a point between cells (should a scene ever place one
+    there) keeps 3 decimals, never float noise."""
+    p = np.asarray(point, dtype=np.float64)[::-1]
+    out: list[int | float] = []
+    for v in p:
+        r = round(float(v), 3)
+        out.append(int(r) if r.is_integer() else r)
+    return out
 
 
 @dataclass

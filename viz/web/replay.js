@@ -126,7 +126,7 @@
       const last = list.length - 1;
       return {
         place(c) {
-          const k = slot.get(c[a]);
+          const k = slot.get(Math.round(c[a]));
           if (k === undefined) return null;
           return [c[L.u] + k * step[0], c[L.v] + k * step[1], k * step[2]];
         },
