@@ -7,12 +7,19 @@
 
 Set-up creates ``.venv`` beside this file and installs the package with its dev extras into it.
 It is re-done only when ``pyproject.toml`` changes, so later runs start at once.
+
+``test`` also needs a browser for the replay page's tests: Debian's ``chromium``. When it is
+missing and this runs as root or on CI (``CI`` set) on a machine with ``apt-get``, it is
+installed (``apt-get install --no-install-recommends chromium``, a minute or two, once).
+Elsewhere a note says how, and those tests are skipped. On CI a failed install stops the job:
+CI must run the browser tests.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -23,11 +30,34 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".antipolix-installed"
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's package; tests/test_viz_browser.py drives it
 
 
-def run(*cmd: str | Path) -> None:
+def run(*cmd: str | Path, env: dict[str, str] | None = None) -> None:
     print("+", " ".join(str(c) for c in cmd), flush=True)
-    subprocess.run([str(c) for c in cmd], cwd=ROOT, check=True)
+    subprocess.run([str(c) for c in cmd], cwd=ROOT, check=True, env=env)
+
+
+def ensure_chromium() -> None:
+    """Install Debian's Chromium for the browser tests when it is missing (see the docstring)."""
+    if CHROMIUM.exists() or not sys.platform.startswith("linux"):
+        return
+    ci = bool(os.environ.get("CI"))
+    root = os.geteuid() == 0
+    apt = shutil.which("apt-get")
+    sudo = [] if root else ["sudo", "-n"]
+    how = "apt-get install chromium (as root)"
+    if apt is None or not (root or (ci and shutil.which("sudo"))):
+        print(f"note: no Chromium at {CHROMIUM}: the browser tests will be skipped ({how})")
+        return
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    try:
+        run(*sudo, apt, "update", "-qq", env=env)
+        run(*sudo, apt, "install", "-y", "-qq", "--no-install-recommends", "chromium", env=env)
+    except (subprocess.CalledProcessError, OSError) as exc:
+        if ci:
+            sys.exit(f"Chromium could not be installed ({exc}); CI must run the browser tests")
+        print(f"note: Chromium could not be installed: the browser tests will be skipped ({how})")
 
 
 def setup() -> None:
@@ -48,6 +78,7 @@ def demo(args: list[str]) -> None:
 
 
 def test(args: list[str]) -> None:
+    ensure_chromium()
     run(PY, "-m", "ruff", "check", ".")
     run(PY, "-m", "mypy")
     pytest_args = list(args)

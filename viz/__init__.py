@@ -10,13 +10,16 @@ From Python (notebooks)::
     plotter.show()
     viz.save_png(replay, None, "last.png", fog=1)  # the last turn as player 1 sees it (R6)
     viz.save_animation(replay, "game.mp4", turns=(0, 60), frames_per_turn=3, fps=6)
+    viz.save_html(replay, "game.html")  # one web page with the whole game, for any browser
+    viz.show_page(replay)  # that page inline in a notebook; render_turn's plotter shows inline
 
 Layers: :mod:`viz.view` (view options and the interactive state, pure Python), :mod:`viz.scene`
 (a replay turn as numpy arrays of glyphs, event lines and marks, no VTK), :mod:`viz.render`
 (one merged PyVista mesh per glyph kind; PNG, GIF and MP4 export), :mod:`viz.viewer` (the
-interactive window) and :mod:`viz.cli` (``antipolix view``). PyVista is imported only when
-something is drawn, so ``antipolix`` commands start fast and this package imports without a
-display.
+interactive window), :mod:`viz.html` (the same scenes as a web page, drawn by three.js),
+:mod:`viz.notebook` (inline plots in Jupyter) and :mod:`viz.cli` (``antipolix view``). PyVista
+is imported only when something is drawn, so ``antipolix`` commands start fast and this package
+imports without a display.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from viz.scene import Scene, build_scene
 from viz.view import View, ViewerState
 
 if TYPE_CHECKING:
+    from viz.html import save_html, show_page
     from viz.render import render_turn, save_animation, save_png
     from viz.viewer import open_viewer
 
@@ -37,6 +41,8 @@ _LAZY = {
     "save_png": "viz.render",
     "save_animation": "viz.render",
     "open_viewer": "viz.viewer",
+    "show_page": "viz.html",
+    "save_html": "viz.html",
 }
 
 
@@ -60,5 +66,7 @@ __all__ = [
     "player_colour",
     "render_turn",
     "save_animation",
+    "save_html",
     "save_png",
+    "show_page",
 ]

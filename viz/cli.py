@@ -8,6 +8,7 @@ every start, and PyVista is imported only when something is drawn.
     antipolix view game.apx.json.gz --turn 40 --png t40.png           # one picture
     antipolix view game.apx.json.gz --mode boards --boards 2,3,4 --fog 1 --png seen.png
     antipolix view game.apx.json.gz --turns 0:60 --frames-per-turn 3 --fps 6 --mp4 game.mp4
+    antipolix view game.apx.json.gz --html game.html                  # a page for any browser
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 from antipolix.replay import load_replay
 from viz._env import has_display
 from viz.errors import ViewError
+from viz.html import HTML_SUFFIXES
 from viz.outputs import (
     DEFAULT_SIZE,
     check_output,
@@ -49,12 +51,14 @@ def register(sub: Any) -> None:
     keys = "; ".join(f"{k}: {what}" for k, what in KEYS)
     view = sub.add_parser(
         "view",
-        help="watch a replay in 3D, or render it to PNG, GIF or MP4",
+        help="watch a replay in 3D, or render it to PNG, GIF, MP4 or a web page",
         description="Watch a replay again in 3D: the whole universe, three boards (slices) at a "
         "time along a chosen axis, or one board; the turn's attacks, outcomes and eliminations "
-        "drawn on top; the truth or one player's view (R6). Without --png/--gif/--mp4 a window "
-        f"opens, with a turn slider, play/pause and keys ({keys}). With them, pictures are "
-        "rendered offscreen (no display needed) and no window opens.",
+        "drawn on top; the truth or one player's view (R6). Without --png/--gif/--mp4/--html a "
+        f"window opens, with a turn slider, play/pause and keys ({keys}). With them, pictures "
+        "are rendered offscreen (no display needed) and no window opens. With --html, one "
+        "self-contained web page shows the whole game in 3D in any browser, offline: rotate and "
+        "zoom, a turn slider with play/pause, the modes, the truth or each player's view.",
     )
     view.add_argument("replay", type=Path, metavar="REPLAY", help="a replay file (.apx.json.gz)")
     view.add_argument(
@@ -116,6 +120,15 @@ def register(sub: Any) -> None:
     out.add_argument("--gif", type=Path, metavar="FILE", help="write an animated GIF of --turns")
     out.add_argument("--mp4", type=Path, metavar="FILE", help="write an MP4 film of --turns")
     out.add_argument(
+        "--html",
+        type=Path,
+        metavar="FILE",
+        help="write the whole game as one self-contained web page (.html) that opens offline in "
+        "any browser; it starts at --turn (default 0) as --mode, --axis, --boards, --slice, "
+        "--layout, --angle, --no-events say; it holds the truth and every player's view, or "
+        "with --fog only what PLAYER saw",
+    )
+    out.add_argument(
         "--turns",
         type=_arg(parse_turns),
         default=None,
@@ -137,18 +150,19 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     outputs = [
-        check_output(path, (suffix,), what)
-        for path, suffix, what in (
-            (args.png, ".png", "PNG"),
-            (args.gif, ".gif", "GIF"),
-            (args.mp4, ".mp4", "MP4"),
+        check_output(path, suffixes, what)
+        for path, suffixes, what in (
+            (args.png, (".png",), "PNG"),
+            (args.gif, (".gif",), "GIF"),
+            (args.mp4, (".mp4",), "MP4"),
+            (args.html, HTML_SUFFIXES, "HTML"),
         )
         if path is not None
     ]
     if not outputs and not has_display():
         raise ViewError(
             "no display to open the viewer on (DISPLAY is not set); render offscreen instead "
-            "with --png FILE, --gif FILE or --mp4 FILE"
+            "with --png FILE, --gif FILE or --mp4 FILE, or write a web page with --html FILE"
         )
     if args.frames_per_turn < 1:
         raise ViewError(f"--frames-per-turn must be >= 1, got {args.frames_per_turn}")
@@ -182,6 +196,15 @@ def run(args: argparse.Namespace) -> int:
         from viz.viewer import open_viewer
 
         open_viewer(replay, 0 if turn is None else turn, view=view, window_size=args.size)
+        return 0
+
+    if args.html is not None:  # a page needs no VTK
+        from viz.html import save_html
+
+        page = save_html(replay, args.html, view=view, turn=turn)
+        size = page.stat().st_size
+        print(f"wrote {page} ({size / 1024:,.0f} KiB, turns 0 to {replay.last_turn})")
+    if args.png is None and args.gif is None and args.mp4 is None:
         return 0
 
     from viz.render import save_animation, save_png

@@ -38,6 +38,7 @@ from antipolix.game import Game  # noqa: E402
 from antipolix.pieces import PieceType, Trait  # noqa: E402
 from antipolix.replay import Replay, load_replay  # noqa: E402
 from viz.errors import ViewError  # noqa: E402
+from viz.notebook import ReplayPlotter  # noqa: E402
 from viz.outputs import DEFAULT_SIZE, check_output, check_size  # noqa: E402
 from viz.palette import (  # noqa: E402
     BACKGROUND,
@@ -983,7 +984,8 @@ def make_plotter(
     size = check_size(window_size)
     if off_screen is None:
         off_screen = not has_display()
-    plotter = pv.Plotter(off_screen=off_screen, window_size=list(size), lighting="none")
+    # shows itself inline as a notebook cell's value (viz.notebook)
+    plotter = ReplayPlotter(off_screen=off_screen, window_size=list(size), lighting="none")
     # two lights that follow the camera (a headlight and a key light from the upper left): a
     # five-light kit costs a third more per frame in software rendering and reads no better
     plotter.add_light(pv.Light(light_type="headlight", intensity=0.62))
