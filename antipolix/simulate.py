@@ -52,6 +52,7 @@ from antipolix.agents.army import item_name
 from antipolix.agents.base import Agent
 from antipolix.config import apply_overrides, rules_to_dict
 from antipolix.errors import AntipolixError, SimulationError
+from antipolix.limits import check_seed, check_size
 from antipolix.play import check_agents, play_game
 from antipolix.results import (
     COLUMNS,
@@ -71,7 +72,6 @@ from antipolix.rules import Rules
 
 GAME_BRANCH = 0  # game i plays from SeedSequence(seed, spawn_key=(i, GAME_BRANCH))
 SEAT_BRANCH = 1  # ... and is seated from SeedSequence(seed, spawn_key=(i, SEAT_BRANCH))
-MAX_SEED = 2**63 - 1  # seeds are stored as int64
 TARGET_TASK_SECONDS = 5.0  # automatic chunks: a Ray task lasts about this long
 FIRST_CHUNK = 4  # automatic chunks: games per chunk before any game has been timed
 MAX_CHUNKS = 5000  # automatic chunks: a study is kept under about this many files
@@ -272,9 +272,17 @@ def _study(
 ) -> tuple[dict[str, Any], Payload]:
     if not _is_int(games) or games < 1:
         raise SimulationError(f"games must be an integer >= 1, got {games!r}")
-    if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
-        raise SimulationError(f"seed must be an integer from 0 to 2**63 - 1, got {seed!r}")
+    try:
+        seed = check_seed(seed)
+    except AntipolixError as exc:
+        raise SimulationError(str(exc)) from None
     variants = _variants(rules)
+    for v in variants:
+        try:
+            check_size(v.rules)
+        except AntipolixError as exc:
+            where = f"variant {v.name!r}: " if len(variants) > 1 else ""
+            raise SimulationError(f"{where}{exc}") from None
     checked: list[Agent] | None = None
     for v in variants:
         try:

@@ -66,7 +66,7 @@ def test_cli_play_log_and_replay_verify(tmp_path: Path, capsys: pytest.CaptureFi
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["play", "--seed", "-3"], "seed -3 must be >= 0"),
+        (["play", "--seed", "-3"], "seed must be an integer from 0 to 2**63 - 1, got -3"),
         (["play", "--agents", "greedy,nobody"], "unknown agent 'nobody'"),
         (["play", "--rule", "shape=0,8,8"], None),
         (["play", "--seed", "x"], "'x' is not an integer"),

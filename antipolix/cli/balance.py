@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from antipolix.balance import fit_costs
-from antipolix.cli.common import add_rules_options, int_at_least, rules_from_args
+from antipolix.cli.common import add_rules_options, add_seed_option, int_at_least, rules_from_args
 
 
 def register(sub: Any) -> None:
@@ -41,9 +41,7 @@ def register(sub: Any) -> None:
         metavar="NAME",
         help="the agent in every seat (default greedy)",
     )
-    balance.add_argument(
-        "--seed", type=int_at_least(0, "seed "), default=0, help="study seed (default 0)"
-    )
+    add_seed_option(balance, 0, "study seed")
     balance.add_argument("--out", type=Path, required=True, metavar="DIR", help="study folder")
     balance.add_argument(
         "--workers",

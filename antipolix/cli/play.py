@@ -13,6 +13,7 @@ from antipolix.agents import Decision
 from antipolix.agents.army import item_name
 from antipolix.cli.common import (
     add_rules_options,
+    add_seed_option,
     agent_list,
     agents_from_names,
     int_at_least,
@@ -79,12 +80,7 @@ def _game_options(parser: argparse.ArgumentParser, default_agents: str, default_
         help=f"one built-in agent per seat, comma-separated (default {default_agents}); "
         "the number of agents sets the number of players",
     )
-    parser.add_argument(
-        "--seed",
-        type=int_at_least(0, "seed "),
-        default=default_seed,
-        help=f"game seed (default {default_seed})",
-    )
+    add_seed_option(parser, default_seed, "game seed")
     parser.add_argument("--log", action="store_true", help="print a turn-by-turn log")
     add_rules_options(parser)
 
