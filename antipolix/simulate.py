@@ -756,6 +756,22 @@ class _Bar:
             self._bar.close()
 
 
+def check_out(
+    rules: RulesLike,
+    agents: Sequence[Agent | str],
+    games: int,
+    seed: int,
+    out: str | Path,
+    *,
+    shuffle_seats: bool = False,
+    replays: bool = False,
+) -> None:
+    """Refuse, before any work, what :func:`simulate` would refuse for this study and ``out``
+    (bad arguments, a folder that is not writable or holds another study); write nothing."""
+    study, _ = _study(rules, agents, games, seed, shuffle_seats, replays)
+    Store(Path(out), study).check()
+
+
 def simulate(
     rules: RulesLike,
     agents: Sequence[Agent | str],
@@ -897,6 +913,7 @@ __all__ = [
     "RunInfo",
     "Store",
     "Variant",
+    "check_out",
     "game_seed",
     "play_chunk",
     "rules_grid",

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from antipolix.cli import main
@@ -48,6 +49,56 @@ def test_cli_demo_prints_summary_and_writes_a_replay(
     assert main(["demo", "--out", str(tmp_path), "--batch", "6", "--workers", "0"]) == 0
     assert capsys.readouterr().out == out, "the demo is not deterministic"
     assert replay.read_bytes() == first, "the same game wrote a different replay"
+
+
+def test_the_demo_picture_shows_the_battle_not_the_last_turn(tmp_path: Path) -> None:
+    """The demo's picture is the height of the battle: several players' colours on the board
+    and attacks drawn (the last turn showed the winner alone)."""
+    import imageio.v2 as imageio
+
+    from antipolix.cli.play import battle_turn
+    from antipolix.replay import load_replay
+    from tests.test_viz_render import colour_pixels, scene_pixels
+    from viz import View
+    from viz.palette import PALETTE
+
+    assert main(["demo", "--out", str(tmp_path), "--batch", "0"]) == 0
+    replay = load_replay(tmp_path / "demo.apx.json.gz")
+    turn, attacks, alive = battle_turn(replay)
+    assert 0 < turn < replay.last_turn and attacks >= 1 and alive >= 3
+    image = np.asarray(imageio.imread(tmp_path / "demo.png"))
+    pixels = scene_pixels(image, View())
+    shown = [c for c in PALETTE[:4] if colour_pixels(pixels, c, tolerance=40) > 200]
+    assert len(shown) >= 3, f"only {len(shown)} players' colours on the demo picture"
+
+
+def test_a_second_demo_with_other_settings_keeps_the_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's two demo commands, one after the other, in the same folder: both run, and
+    the second writes its own files (it overwrote the first's and then refused the batch)."""
+    small = ["--batch", "2", "--workers", "0", "--out", str(tmp_path), "--rule", "max_turns=40"]
+    assert main(["demo", *small]) == 0
+    first = {p.relative_to(tmp_path): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    assert main(["demo", *small, "--seed", "3", "--agents", "greedy,random,random"]) == 0
+    out = capsys.readouterr().out
+    now = {p.relative_to(tmp_path): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    assert all(now[path] == data for path, data in first.items() if path.name != ".lock")
+    name = "demo-seed3-greedy-random-random-rules-"
+    assert any(p.name.startswith(name) and p.name.endswith(".apx.json.gz") for p in now)
+    assert any(p.name.startswith(name) and p.name.endswith(".png") for p in now)
+    assert "batch: 2 games of greedy, random, random" in out
+
+
+def test_demo_refuses_an_out_that_is_a_file_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "taken"
+    file.write_text("mine")
+    assert main(["demo", "--batch", "0", "--out", str(file)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"antipolix: error: cannot use --out {file}: it is a file, not a folder\n"
+    assert file.read_text() == "mine"
 
 
 def test_cli_play_log_and_replay_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
