@@ -168,6 +168,43 @@ def test_animation_has_frames_per_turn(replay: Replay, tmp_path: Path, suffix: s
         reader.close()
 
 
+@pytest.mark.parametrize("suffix", [".gif", ".mp4"])
+def test_an_interrupted_film_leaves_no_file_under_its_name(
+    replay: Replay, tmp_path: Path, suffix: str
+) -> None:
+    """Ctrl-C after the second frame: no truncated film under the final name, no leftovers."""
+    out = tmp_path / f"game{suffix}"
+
+    def interrupt(done: int, total: int) -> None:
+        if done == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        save_animation(replay, out, turns=(0, 3), window_size=(256, 160), progress=interrupt)
+    assert list(tmp_path.iterdir()) == []
+    count = save_animation(replay, out, turns=(0, 1), frames_per_turn=1, window_size=(256, 160))
+    assert count == 2 and [p.name for p in tmp_path.iterdir()] == [out.name]
+
+
+@pytest.mark.parametrize("folder", ["/sys/kernel", "/proc/self"])
+def test_a_picture_into_a_folder_that_cannot_be_written_is_one_clear_line(
+    replay_path: Path, capsys, folder: str
+) -> None:
+    """/sys/kernel: the folder looks writable (to root) and the write fails; /proc/self: the
+    folder says it is not writable. Both ended in a PermissionError traceback or worse."""
+    if not Path(folder).is_dir():
+        pytest.skip(f"no {folder} here")
+    for option in ("--png", "--gif"):
+        suffix = option[2:]
+        target = f"{folder}/picture.{suffix}"
+        args = ["view", str(replay_path), option, target, "--size", "128,96"]
+        code = main([*args, "--turns", "0:1"] if option == "--gif" else args)
+        err = capsys.readouterr().err
+        assert code == 2, err
+        assert err.startswith(f"antipolix: error: cannot write {target}: ")
+        assert err.count("\n") == 1 and "Traceback" not in err
+
+
 def test_api_refuses_bad_input_before_rendering(replay: Replay, tmp_path: Path) -> None:
     png = tmp_path / "x.png"
     with pytest.raises(ReplayError, match="does not exist"):

@@ -38,7 +38,12 @@ from antipolix.game import Game  # noqa: E402
 from antipolix.pieces import PieceType, Trait  # noqa: E402
 from antipolix.replay import Replay, load_replay  # noqa: E402
 from viz.errors import ViewError  # noqa: E402
-from viz.outputs import DEFAULT_SIZE, check_output, check_size  # noqa: E402
+from viz.outputs import (  # noqa: E402
+    DEFAULT_SIZE,
+    check_output,
+    check_size,
+    written_atomically,
+)
 from viz.palette import (  # noqa: E402
     BACKGROUND,
     BACKGROUND_TOP,
@@ -1050,9 +1055,13 @@ def save_png(
     plotter = make_plotter(window_size, off_screen=True)
     try:
         SceneDrawer.of(plotter).draw(scene)
-        plotter.screenshot(str(out))
+        image = plotter.screenshot(return_img=True)
     finally:
         plotter.close()
+    import imageio.v2 as imageio
+
+    with written_atomically(out) as tmp:
+        imageio.imwrite(tmp, np.asarray(image), format="PNG")
     return out
 
 
@@ -1122,36 +1131,41 @@ def save_animation(
     chosen = turn_range(rp, turns)
     v = view_of(view, **options).check(rp.rules.shape, rp.rules.players)
     w, h = check_size(window_size)
-    if out.suffix.lower() == ".mp4":
-        w, h = w - w % 2, h - h % 2  # H.264 (yuv420p) wants even sizes
-        writer = imageio.get_writer(
-            str(out),
-            format="FFMPEG",
-            mode="I",
-            fps=fps,
-            codec="libx264",
-            quality=7,
-            macro_block_size=1,
-            pixelformat="yuv420p",
-        )
-    else:
-        writer = imageio.get_writer(str(out), format="GIF", mode="I", duration=1000.0 / fps, loop=0)
-    plotter = make_plotter((w, h), off_screen=True)
-    drawer = SceneDrawer.of(plotter)
     total = len(chosen) * frames_per_turn
     count = 0
-    try:
-        for scene in frames(rp, chosen, frames_per_turn, v):
-            drawer.timeline = count / max(total - 1, 1)  # also keeps every frame distinct (GIF)
-            drawer.draw(scene)
-            plotter.render()
-            image = plotter.screenshot(return_img=True)
-            assert image is not None
-            writer.append_data(np.asarray(image)[:h, :w])
-            count += 1
-            if progress is not None:
-                progress(count, total)
-    finally:
-        writer.close()
-        plotter.close()
+    # written under a temporary name and renamed at the end: a film cut short (Ctrl-C, an
+    # error) never lies under the final name
+    with written_atomically(out) as tmp:
+        if out.suffix.lower() == ".mp4":
+            w, h = w - w % 2, h - h % 2  # H.264 (yuv420p) wants even sizes
+            writer = imageio.get_writer(
+                str(tmp),
+                format="FFMPEG",
+                mode="I",
+                fps=fps,
+                codec="libx264",
+                quality=7,
+                macro_block_size=1,
+                pixelformat="yuv420p",
+            )
+        else:
+            writer = imageio.get_writer(
+                str(tmp), format="GIF", mode="I", duration=1000.0 / fps, loop=0
+            )
+        plotter = make_plotter((w, h), off_screen=True)
+        drawer = SceneDrawer.of(plotter)
+        try:
+            for scene in frames(rp, chosen, frames_per_turn, v):
+                drawer.timeline = count / max(total - 1, 1)  # also keeps frames distinct (GIF)
+                drawer.draw(scene)
+                plotter.render()
+                image = plotter.screenshot(return_img=True)
+                assert image is not None
+                writer.append_data(np.asarray(image)[:h, :w])
+                count += 1
+                if progress is not None:
+                    progress(count, total)
+        finally:
+            writer.close()
+            plotter.close()
     return count
