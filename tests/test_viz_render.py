@@ -22,6 +22,7 @@ import pytest
 
 from antipolix.cli import main
 from antipolix.errors import ReplayError
+from antipolix.events import Eliminated
 from antipolix.pieces import Trait
 from antipolix.replay import Replay, load_replay
 from tests.test_viz_scene import write_small_replay
@@ -126,6 +127,29 @@ def test_r6_fog_hides_what_the_player_cannot_see(replay: Replay) -> None:
         assert owners == {0}
     finally:
         plotter.close()
+
+
+def test_r6_a_player_out_of_the_game_sees_nothing(replay: Replay, tmp_path: Path) -> None:
+    """--fog P after P's elimination: an empty board and a line saying why (it was drawn as if
+    P still played, every visible piece of the others on the board)."""
+    t = next(
+        r.turn for r in replay if any(isinstance(e, Eliminated) for e in r.events)
+    )  # the first elimination
+    out = next(e.player for e in replay.events(t) if isinstance(e, Eliminated))
+    later = min(t + 1, replay.last_turn)
+    assert len(build_scene(replay, t - 1, View(fog=out)).glyphs) > 0  # it saw before
+    scene = build_scene(replay, later, View(fog=out))
+    assert len(scene.glyphs) == 0
+    assert scene.notice == f"P{out} was eliminated at turn {t}: it sees nothing from then on"
+    path = save_png(replay, later, tmp_path / "blind.png", window_size=SIZE, fog=out)
+    pixels = scene_pixels(np.asarray(imageio.imread(path)), View())
+    for player in range(replay.rules.players):
+        assert colour_pixels(pixels, PALETTE[player]) < 5, f"P{player}'s pieces are drawn"
+    ink = np.abs(pixels[..., :3].astype(int) - 77).max(axis=2) <= 40  # the grey notice text
+    assert ink.sum() > 100
+    truth = save_png(replay, later, tmp_path / "truth.png", window_size=SIZE)
+    seen = scene_pixels(np.asarray(imageio.imread(truth)), View())
+    assert sum(colour_pixels(seen, PALETTE[p]) for p in range(replay.rules.players)) > 100
 
 
 def test_a_drawer_replaces_its_previous_scene(replay: Replay) -> None:

@@ -764,6 +764,18 @@ class SceneDrawer:
         texts.append(_text(scene.subtitle, pad, h - pad - 30 * s, round(14 * s), colour=GREY))
         if self.status:
             texts.append(_text(self.status, pad, h - pad - 52 * s, round(13 * s), colour=GREY))
+        if scene.notice:  # across the middle of the board area, over an opaque band
+            left, bottom, right, top = (
+                FRAME_BOTTOM_LEGEND if legend_at_bottom(scene.view) else FRAME_AREA
+            )
+            cx, cy = (left + right) / 2 * w, (bottom + top) / 2 * h
+            band = _rect(left * w, cy - 26 * s, right * w, cy + 26 * s)
+            notice_band = [(band, "#FFFFFF", 0.92)]
+            note = _text(scene.notice, cx, cy + 11 * s, round(20 * s), colour=GREY, bold=True)
+            note.GetTextProperty().SetJustificationToCentered()
+            texts.append(note)
+        else:
+            notice_band = []
 
         # the legend: players, the glyph key, the event key; down the right-hand side, or in
         # columns along the bottom when the boards are side by side
@@ -819,7 +831,7 @@ class SceneDrawer:
             texts.append(
                 _text("\n".join(lines), pad, pad + self.reserve_bottom * s, size, top=False)
             )
-        shapes = [_shapes_2d(panel), _shapes_2d(icons)]
+        shapes = [_shapes_2d(notice_band), _shapes_2d(panel), _shapes_2d(icons)]
         if self.timeline is not None:  # a progress bar along the bottom edge of a film
             bar = 5 * s
             done = max(0.0, min(1.0, self.timeline)) * w

@@ -151,6 +151,7 @@ class Scene:
     log: tuple[str, ...]
     bounds: tuple[float, float, float, float, float, float]
     agents: tuple[str, ...] = field(default=())
+    notice: str = ""  # a line drawn across the board (e.g. the fog player is out of the game)
 
 
 # -- where cells go ----------------------------------------------------------------------------
@@ -238,6 +239,15 @@ class _Pieces:
     types: IntArray
     traits: IntArray
     cells: IntArray
+
+
+_NO_PIECES = _Pieces(
+    ids=np.zeros(0, dtype=np.int64),
+    owners=np.zeros(0, dtype=np.int64),
+    types=np.zeros(0, dtype=np.int64),
+    traits=np.zeros(0, dtype=np.int64),
+    cells=np.zeros((0, 3), dtype=np.int64),
+)
 
 
 def _pieces(game: Game, fog: int | None) -> _Pieces:
@@ -537,16 +547,22 @@ def build_scene(
         return replay.state_at(t)
 
     layout = Layout(shape, view)
+    out = _eliminations(replay, turn)
+    # R6 with fog: a player out of the game sees nothing from the turn it was eliminated on
+    # (that turn's events, which it was told of, are still drawn); it did not play on as a
+    # spectator of every visible piece
+    out_at = out[view.fog][0] if view.fog is not None and view.fog in out else None
     now_game = state(turn)
-    now = _pieces(now_game, view.fog)
+    now = _pieces(now_game, view.fog) if out_at is None else _NO_PIECES
     before_game = state(turn - 1) if turn > 0 else None
     drawing = _EventDrawing()
-    if before_game is not None:
+    if before_game is not None and (out_at is None or turn == out_at):
         events = replay.events(turn) if view.fog is None else now_game.observe(view.fog).events
         drawing = _draw_events(events, before_game, layout, view.fog)
     before = None
     if before_game is not None and progress < 1.0:
-        before = _pieces(before_game, view.fog)
+        blind_before = out_at is not None and turn > out_at
+        before = _NO_PIECES if blind_before else _pieces(before_game, view.fog)
     glyphs = _glyphs(now, before, layout, progress, drawing.jumps)
 
     if not view.events:
@@ -560,7 +576,6 @@ def build_scene(
 
     players = replay.rules.players
     agents = tuple(replay.agents)
-    out = _eliminations(replay, turn)
     counts = np.bincount(now.owners, minlength=players) if len(now.owners) else np.zeros(players)
     result = replay.result
     entries = []
@@ -597,6 +612,10 @@ def build_scene(
         seen = (
             f"as P{view.fog} ({agent}) sees it: enemy invisible pieces hidden, traits unknown (R6)"
         )
+    notice = ""
+    if out_at is not None and view.fog is not None:
+        notice = f"P{view.fog} was eliminated at turn {out_at}: it sees nothing from then on"
+        seen = f"as P{view.fog} ({agents[view.fog]}) sees it: nothing, out since turn {out_at}"
     title = f"AntipoliX · turn {turn} of {replay.last_turn}"
     if turn == replay.last_turn:
         winner = result.winner
@@ -625,6 +644,7 @@ def build_scene(
         log=tuple(log),
         bounds=layout.bounds,
         agents=agents,
+        notice=notice,
     )
 
 
