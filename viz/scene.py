@@ -34,7 +34,7 @@ from antipolix.pieces import Piece, PieceType, Trait
 from antipolix.replay import Replay
 from antipolix.world import Cell
 from viz.errors import ViewError
-from viz.palette import DANGER, INK, player_colour
+from viz.palette import DANGER, player_colour
 from viz.view import View
 
 FloatArray = npt.NDArray[np.float64]
@@ -49,7 +49,7 @@ TYPE_NAMES = {
     PieceType.HOVERCRAFT: "hovercraft",
     PieceType.FORTRESS: "fortress",
 }
-MAX_LOG = 7  # event lines written on the picture
+MAX_LOG = 10  # event lines written on the picture (the rest: "… and 3 more")
 
 
 @dataclass(frozen=True, eq=False)
@@ -228,6 +228,24 @@ class Layout:
         points, shown = self.place([cell])
         return points[0] if shown[0] else None
 
+    def board_of(self, cell: Sequence[float]) -> int:
+        """The slot of the board ``cell`` is drawn on (-1: not shown; 0 in universe mode)."""
+        if self.view.mode == "universe":
+            return 0
+        index = round(cell[self._axes[0]])
+        return int(self._slot[index]) if 0 <= index < len(self._slot) else -1
+
+    def projected(self, cell: Sequence[float], onto: Sequence[float]) -> FloatArray | None:
+        """Where ``cell`` lies over the board ``onto`` is drawn on: its two board coordinates on
+        that board (boards and slice mode), so a line from another board stays a short arrow on
+        the target's board instead of crossing the boards between."""
+        slot = self.board_of(onto)
+        if self.view.mode == "universe" or slot < 0:
+            return self.point(cell)
+        _, iu, iv = self._axes
+        point: FloatArray = np.array([float(cell[iu]), float(cell[iv]), 0.0]) + slot * self._step
+        return point
+
 
 # -- pieces ------------------------------------------------------------------------------------
 
@@ -335,7 +353,11 @@ def _arc(a: FloatArray, b: FloatArray, samples: int = 24) -> FloatArray:
 
 
 def _cell_text(cell: Cell | Sequence[int] | None) -> str:
-    return "-" if cell is None else "({},{},{})".format(*cell)
+    """A cell ``(z, y, x)`` as the picture's axes name it: ``x3 y14 z7``."""
+    if cell is None:
+        return "-"
+    z, y, x = (int(c) for c in cell)
+    return f"x{x} y{y} z{z}"
 
 
 @dataclass
@@ -347,6 +369,7 @@ class _EventDrawing:
     log: list[str] = field(default_factory=list)
     moves: int = 0
     jumps: set[int] = field(default_factory=set)
+    notes: list[Label] = field(default_factory=list)  # "from z=5": lines from another board
 
 
 def _draw_events(
@@ -387,12 +410,26 @@ def _draw_events(
 
     def line(kind: str, a: Sequence[int], b: Sequence[int], colour: str) -> None:
         pa, pb = layout.point(a), layout.point(b)
-        if pa is None or pb is None:
+        if pb is None:
             return
         if kind == "teleport":
-            out.lines.append(Line(kind, _arc(pa, pb), colour))
-        else:
-            out.lines.append(Line(kind, np.stack([pa, pb]), colour))
+            if pa is not None:
+                out.lines.append(Line(kind, _arc(pa, pb), colour))
+            return
+        if layout.view.mode != "universe" and layout.board_of(a) != layout.board_of(b):
+            # boards: an attack or move from another board (shown or not) is drawn on the
+            # target's board from over its source, with a note of the board it came from
+            pa = layout.projected(a, b)
+            axis = layout.view.axis_index
+            note = f"from {AXIS_NAMES[axis]}={int(a[axis])}"
+            assert pa is not None
+            if np.allclose(pa, pb):  # straight across the boards: come in from the corner
+                pa = pa + np.array([-0.9, -0.9, 0.0])
+            if not any(np.allclose(n.point, pa) and n.text == note for n in out.notes):
+                out.notes.append(Label(pa, note))
+        if pa is None:
+            return
+        out.lines.append(Line(kind, np.stack([pa, pb]), colour))
 
     def label(cell: Cell, text: str, append: bool = False) -> None:
         key = (int(cell[0]), int(cell[1]), int(cell[2]))
@@ -405,9 +442,14 @@ def _draw_events(
     for e in events:
         if isinstance(e, Moved):
             out.moves += 1
-            line("move", e.src, e.dst, INK)
+            line("move", e.src, e.dst, player_colour(e.player))
+            how = "moves"
             if max(abs(a - b) for a, b in zip(e.src, e.dst, strict=True)) > 2:
                 out.jumps.add(e.piece)  # through the teleporters (R5): no gliding across
+                how = "moves through its teleporters"
+            out.log.append(
+                f"P{e.player} {name(e.piece)} {how} from {_cell_text(e.src)} to {_cell_text(e.dst)}"
+            )
             pos[e.piece] = e.dst
         elif isinstance(e, Crushed):  # R6: a move onto an enemy invisible piece
             mark("crushed", e.cell, DANGER)
@@ -478,8 +520,6 @@ def _draw_events(
                 + ("draw" if result.winner is None else f"P{result.winner} wins")
                 + f" ({result.reason.value})"
             )
-    if out.moves:
-        out.log.insert(0, f"{out.moves} move{'s' if out.moves != 1 else ''}")
     return out
 
 
@@ -573,6 +613,7 @@ def build_scene(
         lines = tuple(drawing.lines)
         marks = tuple(drawing.marks)
         labels = tuple(Label(drawing.label_cells[k], t) for k, t in drawing.labels.items())
+        labels += tuple(drawing.notes)
 
     players = replay.rules.players
     agents = tuple(replay.agents)
