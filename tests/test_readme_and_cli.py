@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -146,3 +147,22 @@ def test_cli_reports_invalid_rules_without_a_traceback() -> None:
     assert proc.returncode == 2
     assert "players must be an integer from 2 to 10, got 1" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_readme_says_where_the_command_is_and_git_ignores_what_its_examples_write() -> None:
+    text = (ROOT / "README.md").read_text()
+    assert "`.venv/bin/antipolix ...`" in text and "source .venv/bin/activate" in text
+    code = "\n".join(re.findall(r"```(?:bash|python)\n(.*?)```", text, flags=re.S))
+    code += "\n" + "\n".join(re.findall(r"`([^`\n]+)`", text))  # inline examples too
+    files = set(re.findall(r"[\w./-]+\.(?:apx\.json\.gz|png|gif|mp4)\b", code))
+    folders = set(re.findall(r"\b(?:runs|out)/[\w-]+", code))
+    written = {f for f in files if not f.startswith("docs/")} | {f"{d}/x.parquet" for d in folders}
+    assert {"game.apx.json.gz", "t40.png", "game.mp4", "last.png", "game.gif"} <= written
+    assert "runs/x/x.parquet" in written
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    for path in sorted(written):
+        proc = subprocess.run(["git", "check-ignore", "-q", path], cwd=ROOT, check=False)
+        assert proc.returncode == 0, f"git would pick up {path}, which a README example writes"
+    kept = subprocess.run(["git", "check-ignore", "-q", "docs/demo.png"], cwd=ROOT, check=False)
+    assert kept.returncode == 1  # the README's own pictures stay tracked
