@@ -24,8 +24,8 @@ beyond :data:`MAX_CELLS` cells or :data:`MAX_PIECES` pieces, and :func:`size_war
 estimate for games big enough to deserve one.
 
 >>> from antipolix import Rules
->>> game_size(Rules()).pieces
-122
+>>> game_size(Rules()).pieces  # 4 players × (a chief + 29 hovercraft), the most 61 points buy
+120
 >>> size_warning(Rules()) is None
 True
 """
