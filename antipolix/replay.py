@@ -233,7 +233,7 @@ class TurnRecord:
 
 MAX_REPLAY_BYTES = 64 * 2**20  # a replay may hold (decompressed) at most this much ...
 MAX_LINE_BYTES = 16 * 2**20  # ... in lines of at most this much ...
-MAX_HEADER_BYTES = 2**20  # ... the first (the header) at most this much
+MAX_HEADER_BYTES = 4 * 2**20  # ... the first (the header, given armies included) this much
 _READ = 2**16  # bytes read from the file at a time
 
 

@@ -281,6 +281,9 @@ def test_a_kind_no_army_can_buy_is_reported_never_counted_converged(tmp_path: Pa
     table = fit.estimates[-1].table.set_index("kind")
     assert list(table.index) == list(KINDS)
     assert not table.loc["fortress", "estimated"] and np.isnan(table.loc["fortress", "value"])
+    saved = json.loads((out / "costs.json").read_text(), parse_constant=pytest.fail)  # no NaN
+    fortress = next(v for v in saved["iterations"][0]["values"] if v["kind"] == "fortress")
+    assert fortress["value"] is None and fortress["estimated"] is False
     report = (out / "report.md").read_text()
     assert "The games could not price fortress, invisible, teleporter" in report
     assert "fortress could not be estimated (no army held one" in report

@@ -735,8 +735,8 @@ def test_a_replay_may_not_decompress_beyond_its_caps(
         tracemalloc.stop()
     assert peak < 40 * 2**20
     noise = tmp_path / "noise.apx.json.gz"
-    noise.write_bytes(gzip.compress(b"x" * 2**22))  # no newline at all
-    with pytest.raises(ReplayError, match=r"not an antipolix replay .* longer than 1 MB"):
+    noise.write_bytes(gzip.compress(b"x" * 2**23))  # no newline at all
+    with pytest.raises(ReplayError, match=r"not an antipolix replay .* longer than 4 MB"):
         load_replay(noise)
     import antipolix.replay as replay_module
 

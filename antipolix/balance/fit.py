@@ -476,15 +476,22 @@ def _save_costs(fit: CostFit, folder: Path) -> None:
     table.to_csv(folder / "costs.csv", index=False)
     data = {
         "iterations": [
-            {"costs": c, "values": e.table.to_dict(orient="records"), "balanced": _balanced(e)}
+            {"costs": c, "values": _records(e.table), "balanced": _balanced(e)}
             for c, e in zip(fit.costs, fit.estimates, strict=True)
         ],
         "proposed": fit.proposed,
         "converged": fit.converged,
     }
     (folder / "costs.json").write_text(
-        json.dumps(data, indent=1, default=_json_default) + "\n", encoding="utf-8"
+        json.dumps(data, indent=1, default=_json_default, allow_nan=False) + "\n",
+        encoding="utf-8",
     )
+
+
+def _records(table: pd.DataFrame) -> list[dict[str, Any]]:
+    """Rows as plain data; a value that was not estimated (NaN) is null, as JSON wants."""
+    rows: list[dict[str, Any]] = table.astype(object).where(table.notna(), None).to_dict("records")
+    return rows
 
 
 def _json_default(value: Any) -> Any:
