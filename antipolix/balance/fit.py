@@ -294,7 +294,9 @@ def _study(folder: Path, spec: dict[str, Any]) -> None:
                 "own --out folder"
             )
         others = sorted(
-            p.name for p in folder.iterdir() if p.name not in BALANCE_FILES and not _ours(p)
+            p.name
+            for p in folder.iterdir()
+            if p.name not in BALANCE_FILES and not _ours(p) and not p.name.startswith(".")
         )
         if others:
             raise BalanceError(
