@@ -46,8 +46,8 @@ WARN_GAME_SECONDS = 60.0  # estimated seconds a game (at the turn limit) above w
 WARN_BYTES = 512 * 2**20  # estimated memory a game above which a command warns
 
 # Measured (November 2026, this project's 2-core machine, Greedy agents, 4 players, first turns):
-# default board (up to 120 pieces, 76 placed) 1 ms a turn; 8×32×32 (up to 492) 5 ms; 16×32×32
-# (up to 984) 17 ms; 16×64×64 (up to 3,932) 200 ms. seconds = BASE × (pieces / BASE_PIECES) **
+# default board (up to 120 pieces, 76 placed) 1 ms a turn; 8×32×32 (up to 488) 5 ms; 16×32×32
+# (up to 980) 17 ms; 16×64×64 (up to 3,932) 200 ms. seconds = BASE × (pieces / BASE_PIECES) **
 # EXPONENT, with ``pieces`` the most the rules allow, is within a factor of two of each.
 BASE_TURN_SECONDS = 1e-3
 BASE_PIECES = 120
