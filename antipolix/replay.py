@@ -231,33 +231,105 @@ class TurnRecord:
     events: list[dict[str, Any]]
 
 
-def _read_lines(path: Path) -> list[bytes]:
+MAX_REPLAY_BYTES = 64 * 2**20  # a replay may hold (decompressed) at most this much ...
+MAX_LINE_BYTES = 16 * 2**20  # ... in lines of at most this much ...
+MAX_HEADER_BYTES = 4 * 2**20  # ... the first (the header, given armies included) this much
+_READ = 2**16  # bytes read from the file at a time
+
+
+def _size(n: int) -> str:
+    return f"{n // 2**20} MB" if n >= 2**20 else f"{n // 2**10} KB"
+
+
+def _read_records(path: Path) -> list[dict[str, Any]]:
+    """The records of a replay file, read as a stream with bounded memory: each line is parsed
+    and checked as it arrives (header first, placement, consecutive turns no more than the turn
+    limit, result, end), the first bad one stops the reading, the decompressed size is capped
+    (:data:`MAX_REPLAY_BYTES`, :data:`MAX_LINE_BYTES`), and the SHA-256 of the lines is taken on
+    the way and checked against the end record."""
     try:
-        raw = path.read_bytes()
+        raw = open(path, "rb")  # noqa: SIM115 (closed below, with the decompressor)
     except FileNotFoundError:
         raise ReplayError(f"replay {path} does not exist") from None
     except IsADirectoryError:
         raise ReplayError(f"replay {path} is a folder, not a file") from None
     except OSError as exc:
         raise ReplayError(f"replay {path} cannot be read: {exc.strerror}") from None
-    if raw[:2] == b"\x1f\x8b":
+    with raw:
         try:
-            raw = gzip.decompress(raw)
-        except EOFError:
+            compressed = raw.read(2) == b"\x1f\x8b"
+            raw.seek(0)
+        except OSError as exc:
+            raise ReplayError(f"replay {path} cannot be read: {exc.strerror}") from None
+        stream: Any = gzip.GzipFile(fileobj=raw, mode="rb") if compressed else raw
+        with stream:
+            try:
+                return _records(path, stream)
+            except EOFError:
+                raise ReplayError(
+                    f"replay {path} is truncated (the compressed data ends early)"
+                ) from None
+            except IsADirectoryError:
+                raise ReplayError(f"replay {path} is a folder, not a file") from None
+            except (OSError, zlib.error) as exc:
+                if not compressed:
+                    raise ReplayError(f"replay {path} cannot be read: {exc}") from None
+                raise ReplayError(
+                    f"replay {path} is corrupt (bad compressed data: {exc})"
+                ) from None
+
+
+def _records(path: Path, stream: Any) -> list[dict[str, Any]]:
+    records: list[dict[str, Any]] = []
+    digest = hashlib.sha256()
+    total = 0
+    limit: int | None = None  # the header's turn limit (R10): no file holds more turns
+    previous = b""
+    while True:
+        cap = MAX_HEADER_BYTES if not records else MAX_LINE_BYTES
+        line = stream.readline(cap + 1)
+        if not line:
+            break
+        number = len(records) + 1
+        total += len(line)
+        if len(line) > cap:
+            if number == 1:
+                raise ReplayError(
+                    f"{path} is not an antipolix replay (its first line is longer than "
+                    f"{_size(cap)})"
+                )
             raise ReplayError(
-                f"replay {path} is truncated (the compressed data ends early)"
-            ) from None
-        except (OSError, zlib.error) as exc:
-            raise ReplayError(f"replay {path} is corrupt (bad compressed data: {exc})") from None
-    if not raw.strip():
+                f"replay {path} is corrupt: line {number} is longer than {_size(cap)}"
+            )
+        if total > MAX_REPLAY_BYTES:
+            raise ReplayError(
+                f"replay {path} holds more than {_size(MAX_REPLAY_BYTES)} of data (once "
+                "decompressed); no game this antipolix writes is that large"
+            )
+        digest.update(previous)
+        previous = line
+        record = _parse(path, number, line)
+        limit = _check_order(path, number, record, records[-1] if records else None, limit)
+        records.append(record)
+    if not records:
         raise ReplayError(f"replay {path} is empty")
-    return raw.splitlines(keepends=True)
+    end = records[-1]
+    if end.get("type") != "end":
+        raise ReplayError(
+            f"replay {path} is truncated: it stops after {len(records)} lines with no "
+            "end record (the game was not written to its end)"
+        )
+    if end.get("lines") != len(records) - 1 or end.get("sha256") != digest.hexdigest():
+        raise ReplayError(
+            f"replay {path} was edited or damaged: its checksum does not match its content"
+        )
+    return records
 
 
 def _parse(path: Path, number: int, line: bytes) -> dict[str, Any]:
     try:
         obj = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         if number == 1:
             raise ReplayError(f"{path} is not an antipolix replay (line 1 is not JSON)") from None
         raise ReplayError(f"replay {path} is corrupt: line {number} is not JSON") from None
@@ -266,6 +338,62 @@ def _parse(path: Path, number: int, line: bytes) -> dict[str, Any]:
             raise ReplayError(f"{path} is not an antipolix replay (no replay header)")
         raise ReplayError(f"replay {path} is corrupt: line {number} is not a replay record")
     return obj
+
+
+def _check_order(
+    path: Path,
+    number: int,
+    record: dict[str, Any],
+    before: dict[str, Any] | None,
+    limit: int | None,
+) -> int | None:
+    """Refuse a record that cannot come at line ``number`` after ``before``; returns the turn
+    limit read from the header (line 1)."""
+    kind = record.get("type")
+    if number == 1:
+        if kind != "header" or record.get("format") != FORMAT:
+            raise ReplayError(f"{path} is not an antipolix replay (no replay header)")
+        version = record.get("version")
+        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+            raise ReplayError(f"replay {path} has no valid format version ({version!r})")
+        if version < VERSION:
+            raise ReplayError(
+                f"replay {path} has format version {version}, from an older antipolix "
+                f"whose games this one ({__version__}) no longer plays the same way (piece "
+                "identifiers, R6): play the game again to record it"
+            )
+        if version > VERSION:
+            raise ReplayError(
+                f"replay {path} has format version {version!r}; this antipolix "
+                f"({__version__}) reads versions up to {VERSION}: upgrade antipolix to read it"
+            )
+        rules = record.get("rules")
+        turns = rules.get("max_turns") if isinstance(rules, dict) else None
+        return turns if isinstance(turns, int) and not isinstance(turns, bool) else None
+    assert before is not None
+    previous = before.get("type")
+    if previous == "end":
+        raise ReplayError(f"replay {path} was edited or damaged: line {number} follows its end")
+    expected = {"header": ("placement",), "placement": ("turn", "result")}.get(
+        str(previous), ("turn", "result") if previous == "turn" else ("end",)
+    )
+    if kind not in expected:
+        raise ReplayError(
+            f"replay {path} is malformed: records out of order (line {number} is a "
+            f"{kind!r} record after a {previous!r} record)"
+        )
+    if kind == "turn":
+        turn = record.get("turn")
+        if turn != number - 2:
+            raise ReplayError(
+                f"replay {path} was edited or damaged: line {number} holds turn {turn!r} "
+                f"where turn {number - 2} belongs"
+            )
+        if limit is not None and turn > limit:
+            raise ReplayError(
+                f"replay {path} is corrupt: it holds more turns than its turn limit ({limit})"
+            )
+    return limit
 
 
 class Replay:
@@ -278,36 +406,7 @@ class Replay:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        lines = _read_lines(self.path)
-        records = [_parse(self.path, i + 1, line) for i, line in enumerate(lines)]
-        header = records[0]
-        if header.get("type") != "header" or header.get("format") != FORMAT:
-            raise ReplayError(f"{self.path} is not an antipolix replay (no replay header)")
-        version = header.get("version")
-        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-            raise ReplayError(f"replay {self.path} has no valid format version ({version!r})")
-        if version < VERSION:
-            raise ReplayError(
-                f"replay {self.path} has format version {version}, from an older antipolix "
-                f"whose games this one ({__version__}) no longer plays the same way (piece "
-                "identifiers, R6): play the game again to record it"
-            )
-        if version > VERSION:
-            raise ReplayError(
-                f"replay {self.path} has format version {version!r}; this antipolix "
-                f"({__version__}) reads versions up to {VERSION}: upgrade antipolix to read it"
-            )
-        end = records[-1]
-        if end.get("type") != "end":
-            raise ReplayError(
-                f"replay {self.path} is truncated: it stops after {len(records)} lines with no "
-                "end record (the game was not written to its end)"
-            )
-        digest = hashlib.sha256(b"".join(lines[:-1])).hexdigest()
-        if end.get("lines") != len(lines) - 1 or end.get("sha256") != digest:
-            raise ReplayError(
-                f"replay {self.path} was edited or damaged: its checksum does not match its content"
-            )
+        records = _read_records(self.path)
         try:
             self._read(records)
         except ReplayError:
@@ -324,19 +423,38 @@ class Replay:
             self.rules: Rules = rules_from_dict(header["rules"])
         except AntipolixError as exc:
             raise ReplayError(f"replay {self.path} holds invalid rules: {exc}") from None
-        self.agent_specs: list[dict[str, Any]] = list(header["agents"])
+        missing = _missing_options(header["rules"], rules_to_dict(self.rules))
+        if missing:
+            raise ReplayError(
+                f"replay {self.path} is malformed: its rules lack {', '.join(missing)} (a "
+                "replay records every rule option; defaults are never assumed)"
+            )
+        players = self.rules.players
+        specs = header["agents"]
+        if not isinstance(specs, list) or len(specs) != players:
+            count = len(specs) if isinstance(specs, list) else 0
+            raise ReplayError(
+                f"replay {self.path} is malformed: its header names {count} agents for "
+                f"{players} players"
+            )
+        for seat, spec in enumerate(specs):
+            name = spec.get("name") if isinstance(spec, dict) else None
+            if not isinstance(name, str) or not name.strip():
+                raise ReplayError(
+                    f"replay {self.path} is malformed: seat {seat}'s agent has no name"
+                )
+        self.agent_specs: list[dict[str, Any]] = list(specs)
         self.agents: tuple[str, ...] = tuple(str(a["name"]) for a in self.agent_specs)
         self.armies: list[list[str] | None] | None = header.get("armies")
+        if self.armies is not None and (
+            not isinstance(self.armies, list) or len(self.armies) != players
+        ):
+            raise ReplayError(f"replay {self.path} is malformed: its armies are not one per seat")
         seed = header["seed"]
         self.seed = np.random.SeedSequence(
             int(seed["entropy"]), spawn_key=tuple(int(k) for k in seed["spawn_key"])
         )
-        kinds = [r["type"] for r in records]
-        if (
-            kinds[1] != "placement"
-            or kinds[-2] != "result"
-            or any(k != "turn" for k in kinds[2:-2])
-        ):
+        if len(records) < 4:  # header, placement, result, end (read in order)
             raise ReplayError(f"replay {self.path} is malformed: records out of order")
         self.placement: list[dict[str, Any]] = list(records[1]["pieces"])
         self.records: list[TurnRecord] = [
@@ -479,21 +597,42 @@ class Replay:
 
     def rebuild_agents(self) -> list[Agent] | None:
         """The agents from the header when all are built-in (else None): for :meth:`verify`."""
-        from antipolix.agents import agent_from_spec
+        agents, _ = self._rebuild()
+        return agents
 
-        try:
-            return [agent_from_spec(spec) for spec in self.agent_specs]
-        except AntipolixError:
-            return None
+    def _rebuild(self) -> tuple[list[Agent] | None, tuple[str, ...]]:
+        """The agents from the header, or None and, per seat that cannot be rebuilt, why."""
+        from antipolix.agents import AGENTS, agent_from_spec
+
+        agents, why = [], []
+        for seat, spec in enumerate(self.agent_specs):
+            name = str(spec.get("name"))
+            try:
+                agents.append(agent_from_spec(spec))
+            except AntipolixError:
+                if name in AGENTS:
+                    why.append(
+                        f"seat {seat}'s agent {name!r} has parameters or an army policy this "
+                        f"antipolix ({__version__}) cannot rebuild"
+                    )
+                else:
+                    why.append(
+                        f"seat {seat}'s agent {name!r} is not a built-in agent (built-in: "
+                        f"{', '.join(sorted(AGENTS))})"
+                    )
+        return (None, tuple(why)) if why else (agents, ())
 
     def verify(self) -> VerifyReport:
         """Check the file as far as it can be: the events were checked when it was loaded; when
-        the agents are built-in, play them again from the seed and check every decision."""
+        the agents are built-in, play them again from the seed and check every decision. The
+        report says plainly what could not be checked (``complete`` is False then)."""
         from antipolix.play import play_game
 
-        agents = self.rebuild_agents()
+        agents, why = self._rebuild()
         if agents is None:
-            return VerifyReport(self.last_turn, len(self._reports), agents_rerun=False)
+            return VerifyReport(
+                self.last_turn, len(self._reports), agents_rerun=False, unchecked=why
+            )
         seen: list[dict[int, tuple[Order, float]]] = []
 
         def on_turn(game: Game, report: TurnReport, decisions: Mapping[int, Decision]) -> None:
@@ -522,17 +661,40 @@ class Replay:
 
 @dataclass(frozen=True)
 class VerifyReport:
+    """What :meth:`Replay.verify` checked. ``complete``: the events and every decision;
+    otherwise ``unchecked`` says, per seat, why its agent's decisions could not be checked."""
+
     turns: int
     turns_checked: int
     agents_rerun: bool
+    unchecked: tuple[str, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        return self.agents_rerun
 
     def __str__(self) -> str:
-        agents = (
-            "the agents were played again and made the same decisions"
-            if self.agents_rerun
-            else "the agents are not built-in, so only the engine was checked"
+        events = f"{self.turns_checked} of {self.turns} turns replay event by event"
+        if self.agents_rerun:
+            return f"OK: {events}; the agents were played again and made the same decisions"
+        why = "; ".join(self.unchecked) or "the agents cannot be rebuilt"
+        return (
+            f"PARTLY VERIFIED: {events} (the engine agrees with every recorded event), but the "
+            f"agents' decisions were NOT checked: {why}, so the recorded orders cannot be "
+            "told from ones that agent would not have given"
         )
-        return f"OK: {self.turns_checked} of {self.turns} turns replay event by event; {agents}"
+
+
+def _missing_options(given: Mapping[str, Any], full: Mapping[str, Any]) -> list[str]:
+    """Options of ``full`` (every option, as the writer records them) that ``given`` lacks:
+    ``["max_turns", "hovercraft.move"]``."""
+    out = []
+    for key, value in full.items():
+        if key not in given:
+            out.append(key)
+        elif isinstance(value, Mapping) and isinstance(given[key], Mapping):
+            out += [f"{key}.{k}" for k in value if k not in given[key]]
+    return out
 
 
 def _first_difference(want: list[dict[str, Any]], got: list[dict[str, Any]]) -> str:

@@ -147,15 +147,19 @@ class RunInfo:
     games_before: int  # already on disk when it started (resume)
     seconds: float  # wall time of this call, set-up included
     chunk_sizes: tuple[int, ...]  # the sizes of the chunks it played, in order of submission
+    workers_asked: int | None = None  # ``workers`` as given (None: every CPU)
 
     @property
     def games_per_second(self) -> float:
         return self.games_played / self.seconds if self.seconds > 0 else math.nan
 
     def __str__(self) -> str:
+        capped = self.workers_asked is not None and self.workers_asked > self.workers
         text = (
             f"played {self.games_played} games in {self.seconds:.1f} s "
-            f"({self.games_per_second:.2f} games/s, {self.mode}, {self.workers} at a time)"
+            f"({self.games_per_second:.2f} games/s, {self.mode}, {self.workers} at a time"
+            + (f": {self.workers_asked} asked, {self.workers} CPUs" if capped else "")
+            + ")"
         )
         return text + (f"; {self.games_before} were already done" if self.games_before else "")
 

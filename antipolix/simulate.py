@@ -37,6 +37,7 @@ import logging
 import math
 import os
 import socket
+import sys
 import tempfile
 import time
 from collections import deque
@@ -52,6 +53,7 @@ from antipolix.agents.army import item_name
 from antipolix.agents.base import Agent
 from antipolix.config import apply_overrides, rules_to_dict
 from antipolix.errors import AntipolixError, SimulationError
+from antipolix.limits import check_seed, check_size
 from antipolix.play import check_agents, play_game
 from antipolix.results import (
     COLUMNS,
@@ -71,10 +73,10 @@ from antipolix.rules import Rules
 
 GAME_BRANCH = 0  # game i plays from SeedSequence(seed, spawn_key=(i, GAME_BRANCH))
 SEAT_BRANCH = 1  # ... and is seated from SeedSequence(seed, spawn_key=(i, SEAT_BRANCH))
-MAX_SEED = 2**63 - 1  # seeds are stored as int64
 TARGET_TASK_SECONDS = 5.0  # automatic chunks: a Ray task lasts about this long
 FIRST_CHUNK = 4  # automatic chunks: games per chunk before any game has been timed
-MAX_CHUNKS = 5000  # automatic chunks: a study is kept under about this many files
+MAX_CHUNKS = 5000  # automatic chunks: a study is kept under about this many files ...
+MAX_TASK_SECONDS = 90.0  # ... unless that makes a task last longer than this
 CONNECT_TIMEOUT = 5.0  # seconds to reach an explicit Ray address before giving up
 MAX_RETRIES = 5  # times Ray re-runs a task whose worker or node died
 
@@ -272,9 +274,17 @@ def _study(
 ) -> tuple[dict[str, Any], Payload]:
     if not _is_int(games) or games < 1:
         raise SimulationError(f"games must be an integer >= 1, got {games!r}")
-    if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
-        raise SimulationError(f"seed must be an integer from 0 to 2**63 - 1, got {seed!r}")
+    try:
+        seed = check_seed(seed)
+    except AntipolixError as exc:
+        raise SimulationError(str(exc)) from None
     variants = _variants(rules)
+    for v in variants:
+        try:
+            check_size(v.rules)
+        except AntipolixError as exc:
+            where = f"variant {v.name!r}: " if len(variants) > 1 else ""
+            raise SimulationError(f"{where}{exc}") from None
     checked: list[Agent] | None = None
     for v in variants:
         try:
@@ -319,8 +329,11 @@ class ChunkOutput:
         return float(sum(self.columns["seconds"]))
 
 
-def play_chunk(payload: Payload, chunk: Chunk) -> ChunkOutput:
-    """Play games ``chunk.start`` … ``chunk.stop − 1`` of one variant; one row per game."""
+def play_chunk(
+    payload: Payload, chunk: Chunk, on_game: Callable[[], None] | None = None
+) -> ChunkOutput:
+    """Play games ``chunk.start`` … ``chunk.stop − 1`` of one variant; one row per game.
+    ``on_game`` is called after each game (the in-process progress bar)."""
     variant = payload.variants[chunk.variant]
     rules = variant.rules
     columns: dict[str, list[Any]] = {name: [] for name, _ in COLUMNS}
@@ -375,6 +388,8 @@ def play_chunk(payload: Payload, chunk: Chunk) -> ChunkOutput:
             }
             for name, value in row.items():
                 columns[name].append(value)
+            if on_game is not None:
+                on_game()
     return ChunkOutput(chunk, columns, replays)
 
 
@@ -385,8 +400,10 @@ class Planner:
     """Hands out the chunks still to play, in (variant, game) order.
 
     A fixed ``chunk_size`` gives chunks of that size. Otherwise the first chunks have
-    ``FIRST_CHUNK`` games, later ones as many as fit in ``TARGET_TASK_SECONDS`` at the mean game
-    time measured so far, at least ``games / MAX_CHUNKS`` (a bounded number of files), and at
+    ``FIRST_CHUNK`` games (so the progress moves within seconds, whatever the study's size),
+    later ones as many as fit in ``TARGET_TASK_SECONDS`` at the mean game time measured so far,
+    at least ``games / MAX_CHUNKS`` (a bounded number of files) but never more than fit in
+    ``MAX_TASK_SECONDS`` (so a huge study still reports progress every minute or so), and at
     most a half of a worker's share of what is left (so the workers finish together). Sizes
     change only how games are grouped, never a row (R12).
     """
@@ -411,10 +428,11 @@ class Planner:
         if self._fixed is not None:
             return self._fixed
         if self._games == 0:
-            size = FIRST_CHUNK
+            size = FIRST_CHUNK  # nothing timed yet: small, whatever the floor
         else:
-            size = int(TARGET_TASK_SECONDS * self._games / max(self._seconds, 1e-9))
-        size = max(size, self._floor)
+            rate = self._games / max(self._seconds, 1e-9)  # games a second on one worker
+            size = max(int(TARGET_TASK_SECONDS * rate), self._floor)
+            size = min(size, max(1, int(MAX_TASK_SECONDS * rate)))
         size = min(size, math.ceil(self._remaining / (2 * self._workers)))
         return max(1, size)
 
@@ -443,6 +461,7 @@ class Store:
     path: Path
     study: dict[str, Any]
     _lock: IO[bytes] | None = field(default=None, repr=False)
+    _grown: bool = field(default=False, repr=False)  # the folder holds fewer games of this study
 
     def check(self) -> None:
         """Refuse, before any work, a folder that cannot be written or holds another study."""
@@ -453,7 +472,17 @@ class Store:
             if (path / STUDY_FILE).exists():
                 old = read_study(path)
                 diff = study_diff(old, self.study)
-                if diff:
+                had, games = old.get("games"), self.study["games"]
+                grows = [k for k in old if k != "games" and old[k] != self.study.get(k)] == []
+                grows = grows and set(self.study) == set(old) and _is_int(had)
+                if diff and grows and had < games:
+                    self._grown = True  # more games of the same study: games 0 … had - 1 stay
+                elif diff and grows:
+                    raise SimulationError(
+                        f"{path} holds this study with {had} games; ask for {had} or more (a "
+                        "study grows, it never shrinks), or use another folder"
+                    )
+                elif diff:
                     raise SimulationError(
                         f"{path} holds a different study ({'; '.join(diff)}); use another "
                         "folder, or delete it to start again"
@@ -495,7 +524,7 @@ class Store:
         self._lock = lock
         for stale in self.path.glob(".v*.tmp"):  # files of a run that was killed while writing
             stale.unlink(missing_ok=True)
-        if not (self.path / STUDY_FILE).exists():
+        if not (self.path / STUDY_FILE).exists() or self._grown:
             text = json.dumps(self.study, indent=1) + "\n"
             self._atomic(self.path / STUDY_FILE, lambda f: f.write(text.encode()))
 
@@ -568,9 +597,11 @@ def _put(data: bytes, f: IO[bytes]) -> None:
 # -- running ---------------------------------------------------------------------------------------
 
 
-def _serial(payload: Payload, planner: Planner) -> Generator[ChunkOutput]:
+def _serial(
+    payload: Payload, planner: Planner, on_game: Callable[[], None] | None = None
+) -> Generator[ChunkOutput]:
     while (chunk := planner.next()) is not None:
-        output = play_chunk(payload, chunk)
+        output = play_chunk(payload, chunk, on_game)
         planner.record(output)
         yield output
 
@@ -613,28 +644,40 @@ def _connect(address: str | None, workers: int | None) -> bool:
         "logging_level": logging.ERROR,
     }
     if address in (None, "local") and workers and not os.environ.get("RAY_ADDRESS"):
-        kwargs["num_cpus"] = workers  # a local Ray of our own: no idle worker processes
+        # a local Ray of our own: no idle worker processes, and no more than the CPUs here
+        kwargs["num_cpus"] = min(workers, os.cpu_count() or 1)
     try:
-        try:
-            ray.init(address=address, **kwargs)
-        except ValueError:  # joined a cluster found on this machine: it has its own CPUs
-            if "num_cpus" not in kwargs:
-                raise
-            del kwargs["num_cpus"]
-            ray.init(address=address, **kwargs)
+        # Ray puts the driver's current folder first on every worker's import path: from a
+        # folder holding a folder named ``antipolix`` (a clone's parent), workers would import
+        # that instead of this package. Start Ray from the folder this package was imported
+        # from, so workers import the same antipolix as the driver, wherever the user stands.
+        with contextlib.chdir(_import_root()):
+            try:
+                ray.init(address=address, **kwargs)
+            except ValueError:  # joined a cluster found on this machine: it has its own CPUs
+                if "num_cpus" not in kwargs:
+                    raise
+                del kwargs["num_cpus"]
+                ray.init(address=address, **kwargs)
     except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
         where = "start Ray" if address is None else f"connect to Ray at {address}"
         raise SimulationError(f"cannot {where}: {exc}") from None
     return True
 
 
+def _import_root() -> Path:
+    """The folder that holds the ``antipolix`` package this process imported."""
+    return Path(__file__).resolve().parent.parent
+
+
 def _capacity(workers: int | None) -> int:
+    """Games at a time: ``workers``, but no more than the cluster's CPUs (more tasks than CPUs
+    only wait in Ray's queue and hold their chunks in memory)."""
     import ray
 
-    if workers is not None:
-        return workers
     cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call, unused-ignore]
-    return max(1, int(cpus))
+    cpus = max(1, int(cpus))
+    return cpus if workers is None else min(workers, cpus)
 
 
 def _ray(payload: Payload, planner: Planner, capacity: int) -> Generator[ChunkOutput]:
@@ -698,6 +741,12 @@ class _Bar:
         else:
             self._bar.update(done - self._bar.n)
 
+    def note(self, text: str) -> None:
+        """A line above the bar (stderr)."""
+        from tqdm.auto import tqdm
+
+        tqdm.write(text, file=sys.stderr)
+
     def describe(self, text: str) -> None:
         if self._bar is not None:
             self._bar.set_description_str(text)
@@ -705,6 +754,22 @@ class _Bar:
     def close(self) -> None:
         if self._bar is not None:
             self._bar.close()
+
+
+def check_out(
+    rules: RulesLike,
+    agents: Sequence[Agent | str],
+    games: int,
+    seed: int,
+    out: str | Path,
+    *,
+    shuffle_seats: bool = False,
+    replays: bool = False,
+) -> None:
+    """Refuse, before any work, what :func:`simulate` would refuse for this study and ``out``
+    (bad arguments, a folder that is not writable or holds another study); write nothing."""
+    study, _ = _study(rules, agents, games, seed, shuffle_seats, replays)
+    Store(Path(out), study).check()
 
 
 def simulate(
@@ -735,8 +800,9 @@ def simulate(
     - ``address``: a Ray cluster to join (``"auto"``, or ``HOST:PORT``); by default Ray is
       started on this machine unless it is already running in this process.
     - ``out``: the study folder (Parquet dataset); a second call with the same ``out`` plays
-      only the games still missing. Without it, results go to a temporary folder that lives as
-      long as the returned object.
+      only the games still missing, and a call asking for more games of the same study adds
+      them (games 0 … n − 1 are the same whatever the total). Without it, results go to a
+      temporary folder that lives as long as the returned object.
     - ``chunk_size``: games per task and per file (automatic by default; rows never depend on
       it). ``replays=True`` also writes each game's replay under ``out/_replays``.
     - ``progress``: ``True`` for a progress bar, or a function called with (done, total).
@@ -794,12 +860,30 @@ def simulate(
         before = done = total - sum(c.games for c in todo)
         planner = Planner(todo, chunk_size, capacity, total)
         sizes = planner.sizes
-        outputs = _serial(payload, planner) if serial else _ray(payload, planner, capacity)
+        if capacity < (workers or 0) and bar is not None:
+            bar.note(
+                f"antipolix: {workers} workers asked, but Ray has {capacity} CPUs: "
+                f"playing {capacity} games at a time"
+            )
+        live = done
+
+        def tick() -> None:  # in-process: the bar moves with every game, not every chunk
+            nonlocal live
+            live += 1
+            if report is not None:
+                report(live, total)
+
+        outputs = (
+            _serial(payload, planner, tick if report is not None else None)
+            if serial
+            else _ray(payload, planner, capacity)
+        )
         with contextlib.closing(outputs):
             for output in outputs:
                 store.write(output)
                 done += output.chunk.games
                 played += output.chunk.games
+                live = done
                 if report is not None:
                     report(done, total)
     finally:
@@ -813,6 +897,7 @@ def simulate(
     run = RunInfo(
         mode="serial" if serial else "ray",
         workers=capacity,
+        workers_asked=workers,
         games_played=played,
         games_before=before,
         seconds=time.perf_counter() - began,
@@ -828,6 +913,7 @@ __all__ = [
     "RunInfo",
     "Store",
     "Variant",
+    "check_out",
     "game_seed",
     "play_chunk",
     "rules_grid",

@@ -91,7 +91,7 @@ def test_r2_a_type_that_costs_nothing_cannot_be_priced() -> None:
         Rules().piece_types, hovercraft=TypeSpec(cost=0, strength=1, move=2)
     )
     rules = Rules(piece_types=table)
-    with pytest.raises(BalanceError, match="hovercraft cost 0"):
+    with pytest.raises(BalanceError, match="hovercraft costs 0"):
         check_rules(rules)
     with pytest.raises(BalanceError, match="games per iteration must be a positive integer"):
         fit_costs(Rules(), "greedy", 0, 2, seed=1)
@@ -104,7 +104,7 @@ def test_r2_a_type_that_costs_nothing_cannot_be_priced() -> None:
     [
         ("budget=1", "the budget of 1 cannot buy a chief"),
         ("army.cost=-2", "army.cost must be an integer >= 0, got -2"),
-        ("army.cost=0", "army cost 0"),
+        ("army.cost=0", "balance cannot price a free piece: army costs 0"),
     ],
 )
 def test_balance_command_refuses_bad_rules_before_any_game(
@@ -231,3 +231,156 @@ def test_planted_underpriced_army_on_the_default_board() -> None:
     table = fit.estimates[0].table.set_index("kind")
     assert table.loc["army", "ratio_low"] > table.drop(index="army")["ratio_high"].max()
     assert fit.proposed["army"] > 1
+
+
+# -- what a new user hits: nonsense refused, studies that cannot price a kind, folders ----------
+
+
+@pytest.mark.parametrize("step", ["nan", "inf", "-1", "0", "5", "x"])
+def test_nonsense_steps_are_refused_before_any_game_or_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], step: str
+) -> None:
+    out = tmp_path / "study"
+    with pytest.raises(SystemExit) as exit_info:
+        main(["balance", "--out", str(out), "--workers", "0", f"--step={step}"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("antipolix: error: argument --step: ") and err.count("\n") == 1
+    assert "above 0 and at most 1" in err or "is not a number" in err
+    assert not out.exists()
+    if step != "x":
+        with pytest.raises(BalanceError, match="step must be a number above 0 and at most 1"):
+            fit_costs(SMALL, "greedy", 10, 1, seed=1, workers=0, out=out, step=float(step))
+        assert not out.exists()
+
+
+def test_r2_balance_explains_why_it_cannot_price_a_free_piece_that_play_accepts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    free = ["--rule", "hovercraft.cost=0", "--rule", "max_turns=30"]
+    assert main(["play", "--agents", "random,random", *free]) == 0  # valid rules (R2)
+    capsys.readouterr()
+    assert main(["balance", "--out", str(tmp_path / "b"), *free]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("antipolix: error: balance cannot price a free piece: hovercraft")
+    assert "play and simulate accept free pieces" in err and "hovercraft.cost=1" in err
+
+
+def test_a_kind_no_army_can_buy_is_reported_never_counted_converged(tmp_path: Path) -> None:
+    """4 players on 4×8×8: a budget of 7, so no army holds a fortress (12) or a teleporter;
+    the study says so, keeps their costs and writes its whole report (it died on a KeyError)."""
+    rules = Rules(shape=(4, 8, 8), max_turns=300)
+    out = tmp_path / "study"
+    fit = fit_costs(rules, "greedy", 60, 1, seed=0, workers=0, out=out)
+    assert set(fit.unestimated) == {"fortress", "invisible", "teleporter"}
+    assert "a fortress costs 12 and an army has 5 points" in fit.unestimated["fortress"]
+    assert not fit.converged
+    assert fit.verdict.startswith("not converged: fortress, invisible, teleporter")
+    for kind in fit.unestimated:
+        assert fit.proposed[kind] == kind_cost(rules, kind)  # not moved
+    table = fit.estimates[-1].table.set_index("kind")
+    assert list(table.index) == list(KINDS)
+    assert not table.loc["fortress", "estimated"] and np.isnan(table.loc["fortress", "value"])
+    saved = json.loads((out / "costs.json").read_text(), parse_constant=pytest.fail)  # no NaN
+    fortress = next(v for v in saved["iterations"][0]["values"] if v["kind"] == "fortress")
+    assert fortress["value"] is None and fortress["estimated"] is False
+    report = (out / "report.md").read_text()
+    assert "The games could not price fortress, invisible, teleporter" in report
+    assert "fortress could not be estimated (no army held one" in report
+    assert (out / "plots" / "values.png").stat().st_size > 1000
+
+
+def test_a_simulate_study_folder_is_refused_and_left_readable(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "sim"
+    argv = ["simulate", "--games", "3", "--workers", "0", "--agents", "random,random"]
+    assert main([*argv, "--rule", "shape=4,8,8", "--out", str(folder), "--no-progress"]) == 0
+    before = sorted(p.name for p in folder.iterdir())
+    capsys.readouterr()
+    assert main(["balance", "--out", str(folder), "--workers", "0", "--rule", "shape=4,8,8"]) == 2
+    err = capsys.readouterr().err
+    assert "holds a simulate study (_study.json)" in err and err.count("\n") == 1
+    assert sorted(p.name for p in folder.iterdir()) == before
+    assert len(pd.read_parquet(folder)) == 3
+    other = tmp_path / "notes"
+    other.mkdir()
+    (other / "mine.txt").write_text("keep me")
+    with pytest.raises(BalanceError, match="is not empty and holds no balancing study"):
+        fit_costs(SMALL, "greedy", 10, 1, seed=1, workers=0, out=other)
+    assert [p.name for p in other.iterdir()] == ["mine.txt"]
+
+
+def test_a_study_too_small_to_fit_runs_again_with_more_games_keeping_its_games(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "study"
+    with pytest.raises(BalanceError, match="run again with more games per iteration") as info:
+        fit_costs(SMALL, "greedy", 8, 2, seed=4, workers=0, out=out)
+    assert "only" in str(info.value) and "decided games" in str(info.value)
+    first = {p.name: p.read_bytes() for p in (out / "iteration-0").glob("*.parquet")}
+    assert first
+    fit = fit_costs(SMALL, "greedy", 60, 2, seed=4, workers=0, out=out)
+    after = {p.name: p.read_bytes() for p in (out / "iteration-0").glob("*.parquet")}
+    assert all(after[name] == data for name, data in first.items())  # the 8 games were kept
+    assert sum(len(pd.read_parquet(out / "iteration-0" / n)) for n in after) == 60
+    fresh = fit_costs(SMALL, "greedy", 60, 2, seed=4, workers=0, out=tmp_path / "fresh")
+    assert fit.costs == fresh.costs and fit.proposed == fresh.proposed  # same games, same fit
+    with pytest.raises(BalanceError, match="ask for 60 or more"):
+        fit_costs(SMALL, "greedy", 30, 2, seed=4, workers=0, out=out)
+
+
+def test_the_seat_plot_draws_the_fair_share_net_of_draws(tmp_path: Path) -> None:
+    """Four seats that each win exactly their share of the 80 % of games not drawn: the dashed
+    fair-share line must run along the tops of the bars (1/4 would float above them all)."""
+    import imageio.v2 as imageio
+
+    from antipolix.balance.report import fair_share, plot_seats, seat_table
+    from viz.palette import rgb
+
+    winners = [0, 1, 2, 3] * 20 + [None] * 20
+    games = pd.DataFrame(
+        {
+            "winner": winners,
+            "reason": ["turn_limit" if w is None else "last_player" for w in winners],
+            "turns": 10,
+        }
+    )
+    fair = fair_share(games, 4)
+    assert fair == pytest.approx(0.2)
+    seats = seat_table(games, 4)
+    assert seats["win_rate"].tolist() == pytest.approx([0.2] * 4)
+    path = tmp_path / "seats.png"
+    plot_seats(seats, path, 4, fair)
+    image = imageio.imread(path)[:, :, :3].astype(int)
+
+    def rows_of(colour: str, tolerance: int) -> np.ndarray:
+        near = np.abs(image - rgb(colour).astype(int)).max(axis=2) <= tolerance
+        return np.flatnonzero(near.sum(axis=1) >= 3)
+
+    bar_top = rows_of("#009E73", 10).min()  # the bars' green, top edge
+    line = rows_of("#666666", 12)  # the dashed line (0.4 grey), wide rows only
+    line = line[np.isin(line, np.flatnonzero((np.abs(image - 102).max(axis=2) <= 12).sum(1) > 40))]
+    assert len(line), "no fair-share line drawn"
+    assert abs(int(np.median(line)) - int(bar_top)) <= 3
+
+
+def test_the_report_carries_the_cautions_a_designer_needs() -> None:
+    from antipolix.balance.report import cautions
+
+    games = [
+        pd.DataFrame({"winner": [0, 1, 0, None], "reason": ["last_player"] * 3 + ["turn_limit"]}),
+        pd.DataFrame({"winner": [0, None, None, None], "reason": ["last_player"] + ["x"] * 3}),
+    ]
+    fit = CostFit(
+        rules=Rules(),
+        agent_name="greedy",
+        games=games,
+        proposed={"army": 11, "hovercraft": 3, "fortress": 1, "invisible": 5, "teleporter": 1},
+    )
+    text = "\n".join(cautions(fit))
+    assert "values are those of the `greedy` agent's play" in text
+    assert "Draws rose from 25% of games at the start to 75% at the last iteration" in text
+    assert "fortress, teleporter are proposed at the lowest cost, 1 point" in text
+    steady = CostFit(rules=Rules(), agent_name="greedy", games=[games[0], games[0]], proposed={})
+    assert len(cautions(steady)) == 1  # only whose play it measures

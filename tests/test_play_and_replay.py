@@ -13,6 +13,7 @@ import os
 import re
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -611,7 +612,7 @@ CORRUPT = {
     "gzip cut in half": (_cut(0), r"is truncated"),
     "gzip damaged": (_damaged_gzip, r"is (corrupt|truncated)"),
     "last lines dropped": (_drop_last_lines, r"is truncated: .* no end record"),
-    "a turn dropped": (_drop_a_turn, r"was edited or damaged: its checksum does not match"),
+    "a turn dropped": (_drop_a_turn, r"was edited or damaged: line 6 holds turn 5 where turn 4"),
     "event edited": (_edited, r"was edited or damaged: its checksum does not match"),
     "event edited, checksum redone": (_edited_resigned, r"turn \d+ does not replay as recorded"),
     "result edited, checksum redone": (
@@ -683,7 +684,110 @@ def test_malformed_records_with_a_valid_checksum_are_refused(
         load_replay(bad)
 
 
+def _rules_key_dropped(records: list[dict]) -> None:
+    del records[0]["rules"]["max_turns"]
+    del records[0]["rules"]["hovercraft"]["move"]
+
+
+def _agent_dropped(records: list[dict]) -> None:
+    records[0]["agents"].pop()
+
+
+def _agent_nameless(records: list[dict]) -> None:
+    records[0]["agents"][1] = {"params": {}}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (_rules_key_dropped, r"its rules lack max_turns, hovercraft.move \(a replay records"),
+        (_agent_dropped, r"its header names 1 agents for 2 players"),
+        (_agent_nameless, r"seat 1's agent has no name"),
+    ],
+    ids=lambda v: getattr(v, "__name__", "message"),
+)
+def test_a_header_that_cannot_be_a_replay_is_refused_even_with_a_good_checksum(
+    recorded, tmp_path: Path, change, message: str
+) -> None:
+    """Missing rule options were filled with defaults and the file verified "OK"."""
+    bad = edit(recorded[0], tmp_path / "bad.apx.json.gz", change, checksum=True)
+    with pytest.raises(ReplayError, match=message):
+        load_replay(bad)
+
+
+def test_a_replay_is_read_as_a_stream_and_stops_at_the_first_bad_record(
+    recorded, tmp_path: Path
+) -> None:
+    """A valid header then millions of short lines (a few KB compressed): refused at line 2
+    without reading the rest (it took gigabytes)."""
+    header = read_lines(recorded[0])[0]
+    bad = tmp_path / "short-lines.apx.json.gz"
+    bad.write_bytes(gzip.compress(header + b"{}\n" * 5_000_000, compresslevel=9))
+    assert bad.stat().st_size < 100_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(ReplayError, match="line 2 is not a replay record"):
+            load_replay(bad)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 5 * 2**20, f"{peak / 2**20:.0f} MB to refuse a bad line 2"
+
+
+def test_a_replay_may_not_decompress_beyond_its_caps(
+    recorded, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = read_lines(recorded[0])
+    long_line = tmp_path / "long-line.apx.json.gz"
+    long_line.write_bytes(gzip.compress(lines[0] + b'{"type":"placement","x":"' + b"a" * 2**25))
+    tracemalloc.start()
+    try:
+        with pytest.raises(ReplayError, match="line 2 is longer than 16 MB"):
+            load_replay(long_line)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 40 * 2**20
+    noise = tmp_path / "noise.apx.json.gz"
+    noise.write_bytes(gzip.compress(b"x" * 2**23))  # no newline at all
+    with pytest.raises(ReplayError, match=r"not an antipolix replay .* longer than 4 MB"):
+        load_replay(noise)
+    import antipolix.replay as replay_module
+
+    monkeypatch.setattr(replay_module, "MAX_REPLAY_BYTES", len(b"".join(lines)) // 2)
+    with pytest.raises(ReplayError, match=r"holds more than .* of data .*once decompressed"):
+        load_replay(recorded[0])
+
+
+def test_a_replay_with_more_turns_than_its_limit_is_refused(recorded, tmp_path: Path) -> None:
+    def lower_limit(records: list[dict]) -> None:
+        records[0]["rules"]["max_turns"] = 10
+
+    bad = edit(recorded[0], tmp_path / "long.apx.json.gz", lower_limit, checksum=True)
+    with pytest.raises(ReplayError, match=r"more turns than its turn limit \(10\)"):
+        load_replay(bad)
+
+
 # -- verify ----------------------------------------------------------------------------------------
+
+
+def test_verify_says_plainly_what_it_could_not_check(
+    recorded, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A seat's agent renamed to an unknown name (checksum redone): the events still replay,
+    the decisions cannot be checked, and verify says so with exit code 1 (it said "OK")."""
+
+    def rename(records: list[dict]) -> None:
+        records[0]["agents"][1]["name"] = "nobody"
+
+    bad = edit(recorded[0], tmp_path / "renamed.apx.json.gz", rename, checksum=True)
+    assert main(["replay", "verify", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"{bad}: PARTLY VERIFIED: 60 of 60 turns replay event by event")
+    assert "decisions were NOT checked: seat 1's agent 'nobody' is not a built-in agent" in out
+    assert "OK" not in out
+    assert main(["replay", "verify", str(recorded[0])]) == 0
+    assert capsys.readouterr().out.startswith(f"{recorded[0]}: OK: ")
 
 
 def test_verify_plays_the_builtin_agents_again(
@@ -721,9 +825,10 @@ def test_verify_with_custom_agents_checks_the_engine_only(tmp_path: Path) -> Non
     path = tmp_path / "idle.apx.json.gz"
     result = play(SMALL, [Idle(), RandomAgent()], seed=5, replay=path)
     report = load_replay(path).verify()
-    assert not report.agents_rerun
+    assert not report.agents_rerun and not report.complete
     assert report.turns_checked == result.turns
-    assert "only the engine was checked" in str(report)
+    assert str(report).startswith("PARTLY VERIFIED: ")
+    assert "seat 0's agent 'idle' is not a built-in agent" in str(report)
     with pytest.raises(ReplayError, match="does not replay as recorded"):
         load_replay(_edited_resigned(path, tmp_path))
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from antipolix.cli import main
@@ -50,6 +52,56 @@ def test_cli_demo_prints_summary_and_writes_a_replay(
     assert replay.read_bytes() == first, "the same game wrote a different replay"
 
 
+def test_the_demo_picture_shows_the_battle_not_the_last_turn(tmp_path: Path) -> None:
+    """The demo's picture is the height of the battle: several players' colours on the board
+    and attacks drawn (the last turn showed the winner alone)."""
+    import imageio.v2 as imageio
+
+    from antipolix.cli.play import battle_turn
+    from antipolix.replay import load_replay
+    from tests.test_viz_render import colour_pixels, scene_pixels
+    from viz import View
+    from viz.palette import PALETTE
+
+    assert main(["demo", "--out", str(tmp_path), "--batch", "0"]) == 0
+    replay = load_replay(tmp_path / "demo.apx.json.gz")
+    turn, attacks, alive = battle_turn(replay)
+    assert 0 < turn < replay.last_turn and attacks >= 1 and alive >= 3
+    image = np.asarray(imageio.imread(tmp_path / "demo.png"))
+    pixels = scene_pixels(image, View())
+    shown = [c for c in PALETTE[:4] if colour_pixels(pixels, c, tolerance=40) > 200]
+    assert len(shown) >= 3, f"only {len(shown)} players' colours on the demo picture"
+
+
+def test_a_second_demo_with_other_settings_keeps_the_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's two demo commands, one after the other, in the same folder: both run, and
+    the second writes its own files (it overwrote the first's and then refused the batch)."""
+    small = ["--batch", "2", "--workers", "0", "--out", str(tmp_path), "--rule", "max_turns=40"]
+    assert main(["demo", *small]) == 0
+    first = {p.relative_to(tmp_path): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    assert main(["demo", *small, "--seed", "3", "--agents", "greedy,random,random"]) == 0
+    out = capsys.readouterr().out
+    now = {p.relative_to(tmp_path): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    assert all(now[path] == data for path, data in first.items() if path.name != ".lock")
+    name = "demo-seed3-greedy-random-random-rules-"
+    assert any(p.name.startswith(name) and p.name.endswith(".apx.json.gz") for p in now)
+    assert any(p.name.startswith(name) and p.name.endswith(".png") for p in now)
+    assert "batch: 2 games of greedy, random, random" in out
+
+
+def test_demo_refuses_an_out_that_is_a_file_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "taken"
+    file.write_text("mine")
+    assert main(["demo", "--batch", "0", "--out", str(file)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"antipolix: error: cannot use --out {file}: it is a file, not a folder\n"
+    assert file.read_text() == "mine"
+
+
 def test_cli_play_log_and_replay_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "g.apx.json.gz"
     argv = ["play", "--agents", "greedy,random", "--seed", "3", "--rule", "shape=4,8,8"]
@@ -66,7 +118,7 @@ def test_cli_play_log_and_replay_verify(tmp_path: Path, capsys: pytest.CaptureFi
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["play", "--seed", "-3"], "seed -3 must be >= 0"),
+        (["play", "--seed", "-3"], "seed must be an integer from 0 to 2**63 - 1, got -3"),
         (["play", "--agents", "greedy,nobody"], "unknown agent 'nobody'"),
         (["play", "--rule", "shape=0,8,8"], None),
         (["play", "--seed", "x"], "'x' is not an integer"),
@@ -95,3 +147,22 @@ def test_cli_reports_invalid_rules_without_a_traceback() -> None:
     assert proc.returncode == 2
     assert "players must be an integer from 2 to 10, got 1" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_readme_says_where_the_command_is_and_git_ignores_what_its_examples_write() -> None:
+    text = (ROOT / "README.md").read_text()
+    assert "`.venv/bin/antipolix ...`" in text and "source .venv/bin/activate" in text
+    code = "\n".join(re.findall(r"```(?:bash|python)\n(.*?)```", text, flags=re.S))
+    code += "\n" + "\n".join(re.findall(r"`([^`\n]+)`", text))  # inline examples too
+    files = set(re.findall(r"[\w./-]+\.(?:apx\.json\.gz|png|gif|mp4)\b", code))
+    folders = set(re.findall(r"\b(?:runs|out)/[\w-]+", code))
+    written = {f for f in files if not f.startswith("docs/")} | {f"{d}/x.parquet" for d in folders}
+    assert {"game.apx.json.gz", "t40.png", "game.mp4", "last.png", "game.gif"} <= written
+    assert "runs/x/x.parquet" in written
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    for path in sorted(written):
+        proc = subprocess.run(["git", "check-ignore", "-q", path], cwd=ROOT, check=False)
+        assert proc.returncode == 0, f"git would pick up {path}, which a README example writes"
+    kept = subprocess.run(["git", "check-ignore", "-q", "docs/demo.png"], cwd=ROOT, check=False)
+    assert kept.returncode == 1  # the README's own pictures stay tracked

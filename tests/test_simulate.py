@@ -9,6 +9,9 @@ import itertools
 import json
 import os
 import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -133,6 +136,33 @@ def test_ray_reports_a_failing_game_with_its_index(ray_local) -> None:
     broke = GreedyAgent(army=GivenArmy(["army+chief"] + ["fortress"] * 3))  # over budget
     with pytest.raises(SimulationError, match=r"variant 'base', game 0: .*choosing its army"):
         simulate(SMALL, [GreedyAgent(), broke], 4, seed=1, workers=1)
+
+
+def test_ray_plays_no_more_games_at_a_time_than_cpus(ray_local, reference: Results) -> None:
+    """``workers=1000`` on the 2 CPUs of the test Ray: 2 at a time, and the run says so."""
+    many = simulate(SMALL, AGENTS, 30, seed=5, workers=1000)
+    assert many.run is not None and many.run.workers == 2
+    assert "2 at a time: 1000 asked, 2 CPUs" in str(many.run)
+    assert_same_rows(many, reference)
+
+
+def test_ray_workers_import_this_package_from_any_folder(tmp_path: Path) -> None:
+    """From a folder that holds a folder named ``antipolix`` (a clone's parent), Ray's workers
+    imported that folder (Ray puts the driver's folder first on their path) and every game
+    failed with ``cannot import name '__version__'``."""
+    command = Path(sys.executable).with_name("antipolix")
+    if not command.exists():
+        pytest.skip("no antipolix command beside this Python")
+    (tmp_path / "antipolix" / "antipolix").mkdir(parents=True)  # a clone, seen from above
+    argv = ["simulate", "--games", "3", "--workers", "1", "--agents", "random,random"]
+    argv += ["--rule", "shape=4,8,8", "--rule", "max_turns=20", "--no-progress"]
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    proc = subprocess.run(
+        [str(command), *argv], cwd=tmp_path, capture_output=True, text=True, timeout=300, env=env
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "3 games, seed 0" in proc.stdout
+    assert "ImportError" not in proc.stderr
 
 
 # -- grids -----------------------------------------------------------------------------------------
@@ -261,7 +291,7 @@ def test_an_out_holding_another_study_is_refused(tmp_path: Path) -> None:
     study = json.loads((tmp_path / STUDY_FILE).read_text())
     for kwargs, what in [
         ({"seed": 6}, "seed: 5 there, 6 now"),
-        ({"games": 5}, "games: 4 there, 5 now"),
+        ({"games": 5, "seed": 6}, "games: 4 there, 5 now"),
         ({"agents": [RandomAgent(), GreedyAgent()]}, "agents differ"),
         ({"rules": Rules(shape=(4, 8, 8), players=2)}, "variants differ"),
         ({"shuffle_seats": True}, "shuffle_seats"),
@@ -271,6 +301,50 @@ def test_an_out_holding_another_study_is_refused(tmp_path: Path) -> None:
             simulate(**args, workers=0, out=tmp_path)  # type: ignore[arg-type]
     assert sorted(p.name for p in tmp_path.iterdir()) == before
     assert json.loads((tmp_path / STUDY_FILE).read_text()) == study
+
+
+def test_asking_for_more_games_of_the_same_study_adds_them(
+    tmp_path: Path, reference: Results
+) -> None:
+    """A study grows (games 0 … n − 1 are the same whatever the total, R12); it never shrinks."""
+    simulate(SMALL, AGENTS, 12, seed=5, workers=0, out=tmp_path, chunk_size=4)
+    first = {p.name: p.read_bytes() for p in tmp_path.glob("*.parquet")}
+    grown = simulate(SMALL, AGENTS, 30, seed=5, workers=0, out=tmp_path)
+    assert grown.run is not None and grown.run.games_before == 12
+    assert grown.run.games_played == 18 and grown.complete and grown.games == 30
+    assert all((tmp_path / n).read_bytes() == data for n, data in first.items())
+    assert_same_rows(grown, reference)
+    with pytest.raises(SimulationError, match="holds this study with 30 games; ask for 30 or more"):
+        simulate(SMALL, AGENTS, 20, seed=5, workers=0, out=tmp_path)
+    assert Results.open(tmp_path).games == 30
+
+
+def test_progress_moves_within_seconds_however_many_games(tmp_path: Path) -> None:
+    """10¹¹ games in this process: the first chunk is small and the bar moves with every game
+    (it sat still for minutes: the first chunk was 2 × 10⁷ games)."""
+
+    class Enough(Exception):
+        pass
+
+    seen: list[tuple[int, float]] = []
+    began = time.perf_counter()
+
+    def progress(done: int, total: int) -> None:
+        assert total == 10**11
+        seen.append((done, time.perf_counter() - began))
+        if done >= 3:
+            raise Enough
+
+    with pytest.raises(Enough):
+        simulate(SMALL, AGENTS, 10**11, seed=5, workers=0, out=tmp_path, progress=progress)
+    assert [d for d, _ in seen] == [0, 1, 2, 3]
+    assert seen[-1][1] < 10.0
+    planner = Planner([Chunk(0, 0, 10**11)], None, workers=2, total=10**11)
+    first = planner.next()
+    assert first is not None and first.games <= 4
+    planner.record(ChunkOutput(first, {"seconds": [0.1] * first.games}))
+    second = planner.next()
+    assert second is not None and second.games * 0.1 <= 90  # a task lasts 90 s at most
 
 
 def test_a_second_run_on_the_same_out_is_refused_while_the_first_runs(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from antipolix.cli import main
+from antipolix.events import Eliminated
 from antipolix.pieces import Trait
 from antipolix.replay import Replay, load_replay
 from tests.test_viz_scene import write_small_replay
@@ -137,9 +138,19 @@ def test_r6_a_players_page_holds_only_what_it_saw(replay: Replay, tmp_path: Path
     data = read_page_data(path)
     assert [v["fog"] for v in data["views"]] == [1]
     text = path.read_text()
+    out = next(
+        (
+            t
+            for t in range(1, replay.last_turn + 1)
+            for e in replay.events(t)
+            if isinstance(e, Eliminated) and e.player == 1
+        ),
+        replay.last_turn + 1,
+    )
     for t, got in enumerate(decode(data, 0)):
         obs = replay.observation(1, t)
-        cells = sorted(tuple(int(v) for v in c) for c in obs.cells)
+        # from its elimination on, a player sees nothing (the viewer's fog of an eliminated seat)
+        cells = sorted(tuple(int(v) for v in c) for c in obs.cells) if t < out else []
         assert sorted(tuple(row[3:6]) for row in got["pieces"].values()) == cells
         for row in got["pieces"].values():
             owner, trait = row[0], row[2]

@@ -15,9 +15,11 @@ def test_colours_stay_apart_under_colour_vision_deficiencies() -> None:
     deuteranopia and tritanopia (Machado 2009): the first 4 seats (the default game) stay
     far apart, all 10 stay distinguishable."""
     four = min_difference(PALETTE[:4])
+    eight = min_difference(PALETTE[:8])
     ten = min_difference(PALETTE)
     assert set(four) == set(VISIONS)
-    assert min(four.values()) >= 35
+    assert min(four.values()) >= 45
+    assert min(eight.values()) >= 23  # 8 players: every pair told apart (it was 17)
     assert min(ten.values()) >= 15
     for k in range(2, 11):  # each added seat keeps the set usable
         assert min(min_difference(PALETTE[:k]).values()) >= 15

@@ -14,17 +14,21 @@ import sys
 if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
     os.environ.setdefault("VTK_DEFAULT_OPENGL_WINDOW", "vtkEGLRenderWindow")  # before VTK loads
 
+import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import imageio.v2 as imageio
 import numpy as np
 import pytest
+import pyvista as pv
 
 from antipolix.cli import main
 from antipolix.errors import ReplayError
+from antipolix.events import Combat, Eliminated
 from antipolix.pieces import Trait
 from antipolix.replay import Replay, load_replay
-from tests.test_viz_scene import write_small_replay
+from tests.test_viz_scene import first_turn, write_small_replay
 from viz import View, ViewError, build_scene
 from viz.palette import PALETTE, rgb
 from viz.render import (
@@ -128,6 +132,29 @@ def test_r6_fog_hides_what_the_player_cannot_see(replay: Replay) -> None:
         plotter.close()
 
 
+def test_r6_a_player_out_of_the_game_sees_nothing(replay: Replay, tmp_path: Path) -> None:
+    """--fog P after P's elimination: an empty board and a line saying why (it was drawn as if
+    P still played, every visible piece of the others on the board)."""
+    t = next(
+        r.turn for r in replay if any(isinstance(e, Eliminated) for e in r.events)
+    )  # the first elimination
+    out = next(e.player for e in replay.events(t) if isinstance(e, Eliminated))
+    later = min(t + 1, replay.last_turn)
+    assert len(build_scene(replay, t - 1, View(fog=out)).glyphs) > 0  # it saw before
+    scene = build_scene(replay, later, View(fog=out))
+    assert len(scene.glyphs) == 0
+    assert scene.notice == f"P{out} was eliminated at turn {t}: it sees nothing from then on"
+    path = save_png(replay, later, tmp_path / "blind.png", window_size=SIZE, fog=out)
+    pixels = scene_pixels(np.asarray(imageio.imread(path)), View())
+    for player in range(replay.rules.players):
+        assert colour_pixels(pixels, PALETTE[player]) < 5, f"P{player}'s pieces are drawn"
+    ink = np.abs(pixels[..., :3].astype(int) - 77).max(axis=2) <= 40  # the grey notice text
+    assert ink.sum() > 100
+    truth = save_png(replay, later, tmp_path / "truth.png", window_size=SIZE)
+    seen = scene_pixels(np.asarray(imageio.imread(truth)), View())
+    assert sum(colour_pixels(seen, PALETTE[p]) for p in range(replay.rules.players)) > 100
+
+
 def test_a_drawer_replaces_its_previous_scene(replay: Replay) -> None:
     plotter = render_turn(replay, 1, window_size=SIZE)
     try:
@@ -166,6 +193,43 @@ def test_animation_has_frames_per_turn(replay: Replay, tmp_path: Path, suffix: s
             assert frames[0].shape[:2] == (160, 256)
     finally:
         reader.close()
+
+
+@pytest.mark.parametrize("suffix", [".gif", ".mp4"])
+def test_an_interrupted_film_leaves_no_file_under_its_name(
+    replay: Replay, tmp_path: Path, suffix: str
+) -> None:
+    """Ctrl-C after the second frame: no truncated film under the final name, no leftovers."""
+    out = tmp_path / f"game{suffix}"
+
+    def interrupt(done: int, total: int) -> None:
+        if done == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        save_animation(replay, out, turns=(0, 3), window_size=(256, 160), progress=interrupt)
+    assert list(tmp_path.iterdir()) == []
+    count = save_animation(replay, out, turns=(0, 1), frames_per_turn=1, window_size=(256, 160))
+    assert count == 2 and [p.name for p in tmp_path.iterdir()] == [out.name]
+
+
+@pytest.mark.parametrize("folder", ["/sys/kernel", "/proc/self"])
+def test_a_picture_into_a_folder_that_cannot_be_written_is_one_clear_line(
+    replay_path: Path, capsys, folder: str
+) -> None:
+    """/sys/kernel: the folder looks writable (to root) and the write fails; /proc/self: the
+    folder says it is not writable. Both ended in a PermissionError traceback or worse."""
+    if not Path(folder).is_dir():
+        pytest.skip(f"no {folder} here")
+    for option in ("--png", "--gif"):
+        suffix = option[2:]
+        target = f"{folder}/picture.{suffix}"
+        args = ["view", str(replay_path), option, target, "--size", "128,96"]
+        code = main([*args, "--turns", "0:1"] if option == "--gif" else args)
+        err = capsys.readouterr().err
+        assert code == 2, err
+        assert err.startswith(f"antipolix: error: cannot write {target}: ")
+        assert err.count("\n") == 1 and "Traceback" not in err
 
 
 def test_api_refuses_bad_input_before_rendering(replay: Replay, tmp_path: Path) -> None:
@@ -281,3 +345,167 @@ def test_viewer_wires_keys_slider_and_timer(replay: Replay, tmp_path: Path, monk
         assert viewer.saved and viewer.saved[0].exists()
     finally:
         viewer.plotter.close()
+
+
+# -- what hides the game: moves, cells in words, boards, colours, labels --------------------------
+
+
+def screen_points(plotter, points) -> np.ndarray:
+    """Display (pixel) positions of world points in a rendered plotter, y from the top."""
+    from vtkmodules.vtkRenderingCore import vtkCoordinate
+
+    coordinate = vtkCoordinate()
+    coordinate.SetCoordinateSystemToWorld()
+    h = plotter.window_size[1]
+    out = []
+    for p in np.asarray(points, dtype=float).reshape(-1, 3):
+        coordinate.SetValue(*p)
+        x, y = coordinate.GetComputedDisplayValue(plotter.renderer)
+        out.append((x, h - 1 - y))
+    return np.array(out)
+
+
+def render_pixels(replay: Replay, turn: int, view: View, size=SIZE) -> np.ndarray:
+    plotter = render_turn(replay, turn, view=view, window_size=size)
+    try:
+        return np.asarray(plotter.screenshot(return_img=True))[..., :3].astype(int)
+    finally:
+        plotter.close()
+
+
+def near(image: np.ndarray, colour: str, tolerance: int = 30) -> np.ndarray:
+    return np.abs(image - rgb(colour).astype(int)).max(axis=2) <= tolerance
+
+
+def test_moves_are_arrows_in_the_movers_colour_and_each_is_written_out(replay: Replay) -> None:
+    """A move was a faint grey line and the caption said "3 moves"."""
+    turn = 1
+    moves = [e for e in replay.events(turn) if type(e).__name__ == "Moved"]
+    assert moves
+    scene = build_scene(replay, turn)
+    for e in moves:
+        z, y, x = e.dst
+        assert any(f"to x{x} y{y} z{z}" in line and f"P{e.player} " in line for line in scene.log)
+    assert not any(line.endswith(" moves") for line in scene.log)
+    drawn = [ln for ln in scene.lines if ln.kind == "move"]
+    assert sorted(ln.colour for ln in drawn) == sorted(PALETTE[e.player] for e in moves)
+    view = View(mode="boards", angle="top", boards=(0, 1, 2))
+    with_moves = render_pixels(replay, turn, view)
+    without = render_pixels(replay, turn, View(mode="boards", angle="top", events=False))
+    changed = np.abs(with_moves - without).max(axis=2) > 40
+    for player in {e.player for e in moves}:  # the arrows and rings, in each mover's colour
+        assert (changed & near(with_moves, PALETTE[player])).sum() >= 20, f"P{player}'s move"
+
+
+def test_event_text_names_cells_as_the_axes_do(replay: Replay) -> None:
+    """Cells were written (z, y, x) beside axes labelled x, y, z."""
+    t = first_turn(replay, Combat)
+    combat = next(e for e in replay.events(t) if isinstance(e, Combat))
+    z, y, x = combat.cell
+    line = next(ln for ln in build_scene(replay, t).log if " attacks " in ln)
+    assert f"at x{x} y{y} z{z} " in line
+    assert f"({z},{y},{x})" not in line
+
+
+def test_an_attack_from_the_next_board_stays_on_the_target_board(replay: Replay) -> None:
+    """Three boards side by side: a player attacks a cell on board z=1 from board z=2 (the first
+    such attack of the game). The arrow is drawn on board z=1 from over the attacker, with
+    "from z=2" (it was a long line across the gap between the boards)."""
+    turn, combat = next(
+        (t, e)
+        for t in range(1, replay.last_turn + 1)
+        for e in replay.events(t)
+        if isinstance(e, Combat)
+        and e.cell[0] == 1
+        and 2 in {replay.state_at(t - 1).piece(p).cell[0] for p in e.pieces}
+    )
+    colour = PALETTE[combat.player]
+    view = View(mode="boards", boards=(0, 1, 2))
+    scene = build_scene(replay, turn, view)
+    board = scene.boards[1]
+    attacks = [ln for ln in scene.lines if ln.kind == "attack" and ln.colour == colour]
+    assert attacks
+    lo, hi = board.origin[0] - 0.5, board.origin[0] + board.size[0] - 0.5
+    for ln in attacks:
+        assert np.all((ln.points[:, 0] >= lo) & (ln.points[:, 0] <= hi))
+    assert any(lb.text == "from z=2" for lb in scene.labels)
+    plotter = render_turn(replay, turn, view=view, window_size=(960, 600))
+    try:
+        image = np.asarray(plotter.screenshot(return_img=True))[..., :3].astype(int)
+        top, bottom = board.size[1] - 0.5, -0.5
+        corners = [(hi + 0.2, top, -0.5), (scene.boards[2].origin[0] - 0.7, bottom, -0.5)]
+        (left, upper), (right, lower) = screen_points(plotter, corners)
+    finally:
+        plotter.close()
+    quiet = render_pixels(replay, turn, replace(view, events=False), size=(960, 600))
+    gap = (slice(int(upper) + 3, int(lower)), slice(int(left) + 2, int(right) - 1))
+    drawn = (np.abs(image - quiet).max(axis=2) > 40) & near(image, colour)
+    # (the arc of a piece teleported from board z=2 to z=0 passes high above the boards)
+    assert drawn[gap].sum() == 0, "a line crosses the gap between the boards"
+    assert drawn.sum() > 20  # the arrow is there
+
+
+def test_sixteen_boards_keep_their_labels_apart() -> None:
+    """16 boards up the universe's side: the z labels overlapped; now at most 8, a line apart."""
+    from antipolix import Rules, play
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "tall.apx.json.gz"
+        play(Rules(shape=(16, 24, 24), players=2, max_turns=1), ["random"] * 2, 1, replay=path)
+        tall = load_replay(path)
+    plotter = render_turn(tall, 0)  # the default window, 1280×800
+    try:
+        plotter.screenshot(return_img=True)
+        mapper = plotter.actors["lattice:layers-labels"].GetMapper()
+        labels = pv.wrap(mapper.GetInputAlgorithm().GetInputDataObject(0, 0))
+        texts = [str(t) for t in labels.point_data["labels"]]
+        rows = np.sort(screen_points(plotter, labels.points)[:, 1])
+    finally:
+        plotter.close()
+    assert texts[0] == "z=0" and texts[-1] == "z=15" and len(texts) <= 8
+    font = round(11 * 800 / 800)
+    assert np.diff(rows).min() >= 2 * font
+
+
+@pytest.fixture(scope="module")
+def eight(tmp_path_factory: pytest.TempPathFactory) -> Replay:
+    from antipolix import Rules, play
+
+    path = tmp_path_factory.mktemp("eight") / "eight.apx.json.gz"
+    play(Rules(players=8, max_turns=1), ["random"] * 8, 1, replay=path)
+    return load_replay(path)
+
+
+def test_eight_players_colours_are_told_apart_on_screen(eight: Replay) -> None:
+    """The colour each of 8 players' pieces has on screen (top faces, shaded), pairwise: far
+    enough apart under normal vision and the three colour vision deficiencies (some pairs of
+    the former palette were 12 ΔE apart once shaded, blue and indigo, orange and vermillion)."""
+    import itertools
+
+    from viz.palette import VISIONS, lab
+
+    scene = build_scene(eight, 0)
+    plotter = render_turn(eight, 0, window_size=(960, 640))
+    try:
+        image = np.asarray(plotter.screenshot(return_img=True))[..., :3].astype(float)
+        tops = {0: 0.279, 1: 0.15, 2: 0.2}  # army, hovercraft, fortress: the top's height
+        g = scene.glyphs
+        solid = ~g.ghost
+        points = g.points[solid] + np.array([[0, 0, tops[int(t)]] for t in g.types[solid]])
+        where = screen_points(plotter, points).round().astype(int)
+    finally:
+        plotter.close()
+    colours: dict[int, list[np.ndarray]] = {}
+    for owner, (x, y) in zip(g.owners[solid], where, strict=True):
+        patch = image[y - 1 : y + 2, x - 1 : x + 2].reshape(-1, 3)
+        colours.setdefault(int(owner), []).append(np.median(patch, axis=0))
+    assert sorted(colours) == list(range(8))
+    seen = ["#{:02X}{:02X}{:02X}".format(*np.median(c, axis=0).round().astype(int)) for c in
+            (colours[p] for p in range(8))]  # fmt: skip
+    for vision in VISIONS:
+        values = lab(seen, vision)
+        worst = min(
+            float(np.linalg.norm(values[i] - values[j]))
+            for i, j in itertools.combinations(range(8), 2)
+        )
+        assert worst >= 16, f"{vision}: two players' pieces only {worst:.1f} ΔE apart"

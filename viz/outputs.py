@@ -3,6 +3,9 @@ files, window sizes, turn ranges. No VTK here (the command line imports this at 
 
 from __future__ import annotations
 
+import contextlib
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 from viz.errors import ViewError
@@ -19,7 +22,30 @@ def check_output(path: str | Path, suffixes: tuple[str, ...], what: str) -> Path
         raise ViewError(f"{what} path {out} is a folder, not a file")
     if not out.parent.is_dir():
         raise ViewError(f"cannot write {out}: folder {out.parent} does not exist")
+    if not os.access(out.parent, os.W_OK | os.X_OK):
+        raise ViewError(f"cannot write {out}: folder {out.parent} is not writable")
     return out
+
+
+@contextlib.contextmanager
+def written_atomically(path: Path) -> Iterator[Path]:
+    """A temporary file beside ``path`` (same suffix, so encoders pick the same format) for the
+    block to write; renamed to ``path`` when the block ends, removed if it fails or is
+    interrupted (Ctrl-C), so ``path`` is either the whole picture or film or absent. A file
+    that cannot be written is a :class:`ViewError` naming it."""
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp{path.suffix}")
+    try:
+        open(tmp, "wb").close()  # a folder that cannot take the file fails here, before work
+    except OSError as exc:
+        raise ViewError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise ViewError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
 
 
 def check_size(size: object) -> tuple[int, int]:

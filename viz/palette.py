@@ -1,16 +1,19 @@
 """Player colours: ten colours that stay apart for colour-blind readers, and the viewer's tones.
 
-The palette is the Okabe–Ito set (Okabe & Ito 2008, "Color Universal Design") without its black,
-plus two dark colours of Paul Tol's "muted" scheme (wine ``#882255``, indigo ``#332288``) and a
-dark brown, ordered so that the first seats are the most distinct: with the default 4 players the
-smallest colour difference is ΔE*ab 38 under normal vision *and* simulated protanopia,
-deuteranopia and tritanopia (Machado et al. 2009, severity 1); over all 10 it is 16.
+The ten colours come from published colour-blind-safe sets (Paul Tol's muted, bright, vibrant
+and light schemes, Okabe–Ito, IBM's design library, ColorBrewer's PRGn) plus navy, chosen and
+ordered by search so that every prefix (the seats of a smaller game) is as far apart as those
+sets allow, under normal vision *and* simulated protanopia, deuteranopia and tritanopia
+(Machado et al. 2009, severity 1), while each stays apart from the boards, the background, the
+ink and the red of destroyed pieces. The smallest colour difference (ΔE*ab, worst of the four
+visions) is 46 for the default 4 seats, 23.6 for 8 seats (the earlier palette: 17.2, where
+blue and indigo, orange and vermillion ran together) and 15.5 over all 10.
 :func:`min_difference` computes these figures and the tests hold them.
 
 Black is not a player colour: the viewer draws trait marks, outlines and text in near-black.
 
 >>> player_colour(0), len(PALETTE)
-('#E69F00', 10)
+('#000080', 10)
 """
 
 from __future__ import annotations
@@ -21,28 +24,28 @@ import numpy as np
 import numpy.typing as npt
 
 PALETTE: tuple[str, ...] = (
-    "#E69F00",  # P0 orange (Okabe–Ito)
-    "#56B4E9",  # P1 sky blue (Okabe–Ito)
+    "#000080",  # P0 navy
+    "#88CCEE",  # P1 cyan (Tol muted)
     "#882255",  # P2 wine (Tol muted)
-    "#332288",  # P3 indigo (Tol muted)
-    "#0072B2",  # P4 blue (Okabe–Ito)
-    "#663300",  # P5 dark brown
-    "#D55E00",  # P6 vermillion (Okabe–Ito)
+    "#CCBB44",  # P3 yellow (Tol bright)
+    "#EE6677",  # P4 rose (Tol bright)
+    "#785EF0",  # P5 violet (IBM)
+    "#762A83",  # P6 purple (ColorBrewer PRGn)
     "#CC79A7",  # P7 reddish purple (Okabe–Ito)
-    "#F0E442",  # P8 yellow (Okabe–Ito)
-    "#009E73",  # P9 bluish green (Okabe–Ito)
+    "#0077BB",  # P8 blue (Tol vibrant)
+    "#EE8866",  # P9 orange (Tol light)
 )
 PALETTE_NAMES: tuple[str, ...] = (
-    "orange",
-    "sky blue",
+    "navy",
+    "cyan",
     "wine",
-    "indigo",
-    "blue",
-    "brown",
-    "vermillion",
-    "purple",
     "yellow",
-    "green",
+    "rose",
+    "violet",
+    "purple",
+    "pink",
+    "blue",
+    "orange",
 )
 
 INK = "#1A1A1A"  # text, outlines, trait marks

@@ -39,7 +39,12 @@ from antipolix.pieces import PieceType, Trait  # noqa: E402
 from antipolix.replay import Replay, load_replay  # noqa: E402
 from viz.errors import ViewError  # noqa: E402
 from viz.notebook import ReplayPlotter  # noqa: E402
-from viz.outputs import DEFAULT_SIZE, check_output, check_size  # noqa: E402
+from viz.outputs import (  # noqa: E402
+    DEFAULT_SIZE,
+    check_output,
+    check_size,
+    written_atomically,
+)
 from viz.palette import (  # noqa: E402
     BACKGROUND,
     BACKGROUND_TOP,
@@ -68,6 +73,7 @@ TYPE_NAMES = {
 TOP = {PieceType.ARMY: 0.28, PieceType.HOVERCRAFT: 0.17, PieceType.FORTRESS: 0.36}  # glyph tops
 GHOST_OPACITY = 0.3  # invisible pieces
 LEGEND_WIDTH = 0.24  # right-hand share of the window kept for the legend
+ARROW_LIFT = 0.45  # attack and move arrows run this far above the pieces' centres
 DENSE = 600  # pieces shown above which outlines, drop lines and shadows are left out (speed)
 BOARD_GLYPH_SCALE = 1.3  # pieces on 2D boards are drawn larger (nothing hides them)
 GREY = "#4D4D4D"  # secondary text
@@ -189,6 +195,10 @@ def templates() -> dict[str, Template]:
     out["crushed"] = out["destroyed"]
     box = pv.Box(bounds=(-0.47, 0.47, -0.47, 0.47, -0.47, 0.47)).extract_all_edges()
     out["converted"] = Template.of(box)
+    ring = pv.Circle(radius=0.3, resolution=24)  # where a moved piece stood
+    out["origin"] = Template.of(
+        pv.PolyData(ring.points, lines=np.hstack([[25], np.arange(24), [0]]))
+    )
     out["shadow"] = Template.of(
         pv.Disc(inner=0.0, outer=0.2, c_res=12).triangulate(), normals=False
     )
@@ -212,10 +222,15 @@ def _arrow_parts() -> tuple[Template, Template]:
 
 
 def arrows(
-    starts: FloatArray, ends: FloatArray, colours: UInt8Array, gap: float = 0.0
+    starts: FloatArray,
+    ends: FloatArray,
+    colours: UInt8Array,
+    gap: float = 0.0,
+    width: float = 1.0,
 ) -> pv.PolyData:
     """Arrows from ``starts`` to ``ends`` (stopping ``gap`` short), as one mesh, built with numpy:
-    shaft points stretched along the arrow, tips moved to its end, both turned onto it."""
+    shaft points stretched along the arrow, tips moved to its end, both turned onto it;
+    ``width`` scales the shaft's and the tip's thickness."""
     d = ends - starts
     length = np.linalg.norm(d, axis=1)
     keep = length > gap + 0.05
@@ -233,6 +248,7 @@ def arrows(
     parts = []
     for part, stretch in ((shaft, True), (tip, False)):
         local = np.broadcast_to(part.points, (len(starts), *part.points.shape)).copy()
+        local[:, :, 1:] *= width
         if stretch:
             local[:, :, 0] *= (span - 0.28)[:, None]
         else:
@@ -338,6 +354,19 @@ def _ticks(n: int) -> list[int]:
     return out if out[-1] == n - 1 else [*out, n - 1]
 
 
+def _layer_ticks(n: int, most: int = 8) -> list[int]:
+    """The boards (z) labelled up the universe's side: every one up to ``most`` boards, else
+    every 2nd, 5th, 10th... so that at most ``most`` labels share the side (16 boards: 0, 2,
+    ..., 12, 15), always the first and the last, never two neighbours."""
+    step = next(s for s in (1, 2, 5, 10, 20, 50, 100, 10**9) if math.ceil(n / s) <= most)
+    out = list(range(0, n, step))
+    if out[-1] != n - 1:
+        if len(out) > 1 and n - 1 - out[-1] < step / 2 + 0.5:
+            out.pop()  # the last label would crowd its neighbour
+        out.append(n - 1)
+    return out
+
+
 def _rect(x0: float, y0: float, x1: float, y1: float) -> FloatArray:
     return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64)
 
@@ -392,7 +421,17 @@ def _icon(
             ),
         ]
     if kind == "move":
-        return [(_rect(cx - 1.4 * h, cy - 0.06 * h, cx + 1.4 * h, cy + 0.06 * h), colour, 0.7)]
+        return [
+            (_circle(cx - 1.1 * h, cy, 0.35 * h, 0.35 * h), colour, 1.0),
+            (_rect(cx - 0.8 * h, cy - 0.1 * h, cx + 0.7 * h, cy + 0.1 * h), colour, 1.0),
+            (
+                np.array(
+                    [[cx + 0.6 * h, cy - 0.4 * h], [cx + 1.4 * h, cy], [cx + 0.6 * h, cy + 0.4 * h]]
+                ),
+                colour,
+                1.0,
+            ),
+        ]
     if kind == "destroyed":
         t = 0.16 * h
         a = np.array([[-1, -1 + t], [-1 + t, -1], [1, 1 - t], [1 - t, 1]]) * h
@@ -431,7 +470,7 @@ EVENT_ROWS: tuple[tuple[str, str], ...] = (
     ("destroyed", "destroyed / crushed"),
     ("converted", "converted / taken"),
     ("teleport", "teleported (arc)"),
-    ("move", "move"),
+    ("move", "move: from the ring to the piece"),
 )
 
 
@@ -553,10 +592,11 @@ class SceneDrawer:
             color="#8C877D",
             line_width=1.5,
         )
+        shown = _layer_ticks(nz)
         self._labels(
             "lattice:layers",
-            [(x0 - 0.6, y1, p[2]) for p in layers],
-            [f"z={k}" for k in range(nz)],
+            [(x0 - 1.1, y1, layers[k][2]) for k in shown],
+            [f"z={k}" for k in shown],
             size=11,
         )
         self._labels(
@@ -673,21 +713,22 @@ class SceneDrawer:
         self._names.add(name)
 
     def _events(self, scene: Scene) -> None:
+        lift = np.array([0.0, 0.0, ARROW_LIFT * self._scale])  # over the pieces, not hidden
         moves = [ln for ln in scene.lines if ln.kind == "move"]
-        if moves:
-            seg = np.vstack([ln.points for ln in moves])
-            self._add(
-                "events:moves",
-                pv.line_segments_from_points(seg),
-                color=INK,
-                line_width=2.0,
-                opacity=0.55,
+        if moves:  # slimmer arrows than attacks, in the mover's colour, from where it stood
+            starts = np.stack([ln.points[0] for ln in moves]) + lift
+            ends = np.stack([ln.points[-1] for ln in moves]) + lift
+            mesh = arrows(starts, ends, _rgb_rows(ln.colour for ln in moves), gap=0.4, width=0.7)
+            self._add("events:moves", mesh, scalars="rgb", rgb=True, ambient=0.4, diffuse=0.7)
+            rings = templates()["origin"].instances(
+                starts - lift, _rgb_rows(ln.colour for ln in moves), self._scale
             )
+            self._add("events:origins", rings, scalars="rgb", rgb=True, line_width=2.5)
         attacks = [ln for ln in scene.lines if ln.kind == "attack"]
         if attacks:
-            starts = np.stack([ln.points[0] for ln in attacks])
-            ends = np.stack([ln.points[-1] for ln in attacks])
-            mesh = arrows(starts, ends, _rgb_rows(ln.colour for ln in attacks), gap=0.42)
+            starts = np.stack([ln.points[0] for ln in attacks]) + lift
+            ends = np.stack([ln.points[-1] for ln in attacks]) + lift
+            mesh = arrows(starts, ends, _rgb_rows(ln.colour for ln in attacks), gap=0.3, width=1.5)
             self._add("events:attacks", mesh, scalars="rgb", rgb=True, ambient=0.4, diffuse=0.7)
         arcs = [ln for ln in scene.lines if ln.kind == "teleport"]
         if arcs:
@@ -735,13 +776,23 @@ class SceneDrawer:
                     rgb=True,
                     line_width=2.5,
                 )
-        if scene.labels:
+        outcomes = [lb for lb in scene.labels if not lb.text.startswith("from ")]
+        notes = [lb for lb in scene.labels if lb.text.startswith("from ")]
+        if outcomes:
             self._labels(
                 "events:labels",
-                [lb.point + np.array([0.0, 0.0, 0.95]) for lb in scene.labels],
-                [lb.text for lb in scene.labels],
+                [lb.point + np.array([0.0, 0.0, 0.95]) for lb in outcomes],
+                [lb.text for lb in outcomes],
                 size=13,
                 bold=True,
+                box=True,
+            )
+        if notes:  # where a line from another board comes in: below its start, small
+            self._labels(
+                "events:notes",
+                [lb.point + np.array([0.0, -0.75, 0.0]) for lb in notes],
+                [lb.text for lb in notes],
+                size=11,
                 box=True,
             )
 
@@ -760,6 +811,18 @@ class SceneDrawer:
         texts.append(_text(scene.subtitle, pad, h - pad - 30 * s, round(14 * s), colour=GREY))
         if self.status:
             texts.append(_text(self.status, pad, h - pad - 52 * s, round(13 * s), colour=GREY))
+        if scene.notice:  # across the middle of the board area, over an opaque band
+            left, bottom, right, top = (
+                FRAME_BOTTOM_LEGEND if legend_at_bottom(scene.view) else FRAME_AREA
+            )
+            cx, cy = (left + right) / 2 * w, (bottom + top) / 2 * h
+            band = _rect(left * w, cy - 26 * s, right * w, cy + 26 * s)
+            notice_band = [(band, "#FFFFFF", 0.92)]
+            note = _text(scene.notice, cx, cy + 11 * s, round(20 * s), colour=GREY, bold=True)
+            note.GetTextProperty().SetJustificationToCentered()
+            texts.append(note)
+        else:
+            notice_band = []
 
         # the legend: players, the glyph key, the event key; down the right-hand side, or in
         # columns along the bottom when the boards are side by side
@@ -815,7 +878,7 @@ class SceneDrawer:
             texts.append(
                 _text("\n".join(lines), pad, pad + self.reserve_bottom * s, size, top=False)
             )
-        shapes = [_shapes_2d(panel), _shapes_2d(icons)]
+        shapes = [_shapes_2d(notice_band), _shapes_2d(panel), _shapes_2d(icons)]
         if self.timeline is not None:  # a progress bar along the bottom edge of a film
             bar = 5 * s
             done = max(0.0, min(1.0, self.timeline)) * w
@@ -1052,9 +1115,13 @@ def save_png(
     plotter = make_plotter(window_size, off_screen=True)
     try:
         SceneDrawer.of(plotter).draw(scene)
-        plotter.screenshot(str(out))
+        image = plotter.screenshot(return_img=True)
     finally:
         plotter.close()
+    import imageio.v2 as imageio
+
+    with written_atomically(out) as tmp:
+        imageio.imwrite(tmp, np.asarray(image), format="PNG")
     return out
 
 
@@ -1124,36 +1191,41 @@ def save_animation(
     chosen = turn_range(rp, turns)
     v = view_of(view, **options).check(rp.rules.shape, rp.rules.players)
     w, h = check_size(window_size)
-    if out.suffix.lower() == ".mp4":
-        w, h = w - w % 2, h - h % 2  # H.264 (yuv420p) wants even sizes
-        writer = imageio.get_writer(
-            str(out),
-            format="FFMPEG",
-            mode="I",
-            fps=fps,
-            codec="libx264",
-            quality=7,
-            macro_block_size=1,
-            pixelformat="yuv420p",
-        )
-    else:
-        writer = imageio.get_writer(str(out), format="GIF", mode="I", duration=1000.0 / fps, loop=0)
-    plotter = make_plotter((w, h), off_screen=True)
-    drawer = SceneDrawer.of(plotter)
     total = len(chosen) * frames_per_turn
     count = 0
-    try:
-        for scene in frames(rp, chosen, frames_per_turn, v):
-            drawer.timeline = count / max(total - 1, 1)  # also keeps every frame distinct (GIF)
-            drawer.draw(scene)
-            plotter.render()
-            image = plotter.screenshot(return_img=True)
-            assert image is not None
-            writer.append_data(np.asarray(image)[:h, :w])
-            count += 1
-            if progress is not None:
-                progress(count, total)
-    finally:
-        writer.close()
-        plotter.close()
+    # written under a temporary name and renamed at the end: a film cut short (Ctrl-C, an
+    # error) never lies under the final name
+    with written_atomically(out) as tmp:
+        if out.suffix.lower() == ".mp4":
+            w, h = w - w % 2, h - h % 2  # H.264 (yuv420p) wants even sizes
+            writer = imageio.get_writer(
+                str(tmp),
+                format="FFMPEG",
+                mode="I",
+                fps=fps,
+                codec="libx264",
+                quality=7,
+                macro_block_size=1,
+                pixelformat="yuv420p",
+            )
+        else:
+            writer = imageio.get_writer(
+                str(tmp), format="GIF", mode="I", duration=1000.0 / fps, loop=0
+            )
+        plotter = make_plotter((w, h), off_screen=True)
+        drawer = SceneDrawer.of(plotter)
+        try:
+            for scene in frames(rp, chosen, frames_per_turn, v):
+                drawer.timeline = count / max(total - 1, 1)  # also keeps frames distinct (GIF)
+                drawer.draw(scene)
+                plotter.render()
+                image = plotter.screenshot(return_img=True)
+                assert image is not None
+                writer.append_data(np.asarray(image)[:h, :w])
+                count += 1
+                if progress is not None:
+                    progress(count, total)
+        finally:
+            writer.close()
+            plotter.close()
     return count

@@ -34,7 +34,7 @@ from antipolix.pieces import Piece, PieceType, Trait
 from antipolix.replay import Replay
 from antipolix.world import Cell
 from viz.errors import ViewError
-from viz.palette import DANGER, INK, player_colour
+from viz.palette import DANGER, player_colour
 from viz.view import View
 
 FloatArray = npt.NDArray[np.float64]
@@ -49,7 +49,7 @@ TYPE_NAMES = {
     PieceType.HOVERCRAFT: "hovercraft",
     PieceType.FORTRESS: "fortress",
 }
-MAX_LOG = 7  # event lines written on the picture
+MAX_LOG = 10  # event lines written on the picture (the rest: "… and 3 more")
 
 
 @dataclass(frozen=True, eq=False)
@@ -151,6 +151,7 @@ class Scene:
     log: tuple[str, ...]
     bounds: tuple[float, float, float, float, float, float]
     agents: tuple[str, ...] = field(default=())
+    notice: str = ""  # a line drawn across the board (e.g. the fog player is out of the game)
 
 
 # -- where cells go ----------------------------------------------------------------------------
@@ -227,6 +228,24 @@ class Layout:
         points, shown = self.place([cell])
         return points[0] if shown[0] else None
 
+    def board_of(self, cell: Sequence[float]) -> int:
+        """The slot of the board ``cell`` is drawn on (-1: not shown; 0 in universe mode)."""
+        if self.view.mode == "universe":
+            return 0
+        index = round(cell[self._axes[0]])
+        return int(self._slot[index]) if 0 <= index < len(self._slot) else -1
+
+    def projected(self, cell: Sequence[float], onto: Sequence[float]) -> FloatArray | None:
+        """Where ``cell`` lies over the board ``onto`` is drawn on: its two board coordinates on
+        that board (boards and slice mode), so a line from another board stays a short arrow on
+        the target's board instead of crossing the boards between."""
+        slot = self.board_of(onto)
+        if self.view.mode == "universe" or slot < 0:
+            return self.point(cell)
+        _, iu, iv = self._axes
+        point: FloatArray = np.array([float(cell[iu]), float(cell[iv]), 0.0]) + slot * self._step
+        return point
+
 
 # -- pieces ------------------------------------------------------------------------------------
 
@@ -238,6 +257,15 @@ class _Pieces:
     types: IntArray
     traits: IntArray
     cells: IntArray
+
+
+_NO_PIECES = _Pieces(
+    ids=np.zeros(0, dtype=np.int64),
+    owners=np.zeros(0, dtype=np.int64),
+    types=np.zeros(0, dtype=np.int64),
+    traits=np.zeros(0, dtype=np.int64),
+    cells=np.zeros((0, 3), dtype=np.int64),
+)
 
 
 def _pieces(game: Game, fog: int | None) -> _Pieces:
@@ -325,7 +353,11 @@ def _arc(a: FloatArray, b: FloatArray, samples: int = 24) -> FloatArray:
 
 
 def _cell_text(cell: Cell | Sequence[int] | None) -> str:
-    return "-" if cell is None else "({},{},{})".format(*cell)
+    """A cell ``(z, y, x)`` as the picture's axes name it: ``x3 y14 z7``."""
+    if cell is None:
+        return "-"
+    z, y, x = (int(c) for c in cell)
+    return f"x{x} y{y} z{z}"
 
 
 @dataclass
@@ -337,6 +369,7 @@ class _EventDrawing:
     log: list[str] = field(default_factory=list)
     moves: int = 0
     jumps: set[int] = field(default_factory=set)
+    notes: list[Label] = field(default_factory=list)  # "from z=5": lines from another board
 
 
 def _draw_events(
@@ -379,12 +412,26 @@ def _draw_events(
 
     def line(kind: str, a: Sequence[int], b: Sequence[int], colour: str) -> None:
         pa, pb = layout.point(a), layout.point(b)
-        if pa is None or pb is None:
+        if pb is None:
             return
         if kind == "teleport":
-            out.lines.append(Line(kind, _arc(pa, pb), colour))
-        else:
-            out.lines.append(Line(kind, np.stack([pa, pb]), colour))
+            if pa is not None:
+                out.lines.append(Line(kind, _arc(pa, pb), colour))
+            return
+        if layout.view.mode != "universe" and layout.board_of(a) != layout.board_of(b):
+            # boards: an attack or move from another board (shown or not) is drawn on the
+            # target's board from over its source, with a note of the board it came from
+            pa = layout.projected(a, b)
+            axis = layout.view.axis_index
+            note = f"from {AXIS_NAMES[axis]}={int(a[axis])}"
+            assert pa is not None
+            if np.allclose(pa, pb):  # straight across the boards: come in from the corner
+                pa = pa + np.array([-0.9, -0.9, 0.0])
+            if not any(np.allclose(n.point, pa) and n.text == note for n in out.notes):
+                out.notes.append(Label(pa, note))
+        if pa is None:
+            return
+        out.lines.append(Line(kind, np.stack([pa, pb]), colour))
 
     def label(cell: Cell, text: str, append: bool = False) -> None:
         key = (int(cell[0]), int(cell[1]), int(cell[2]))
@@ -397,9 +444,14 @@ def _draw_events(
     for e in events:
         if isinstance(e, Moved):
             out.moves += 1
-            line("move", e.src, e.dst, INK)
+            line("move", e.src, e.dst, player_colour(e.player))
+            how = "moves"
             if max(abs(a - b) for a, b in zip(e.src, e.dst, strict=True)) > 2:
                 out.jumps.add(e.piece)  # through the teleporters (R5): no gliding across
+                how = "moves through its teleporters"
+            out.log.append(
+                f"P{e.player} {name(e.piece)} {how} from {_cell_text(e.src)} to {_cell_text(e.dst)}"
+            )
             pos[e.piece] = e.dst
         elif isinstance(e, Crushed):  # R6: a move onto an enemy invisible piece
             mark("crushed", e.cell, DANGER)
@@ -475,8 +527,6 @@ def _draw_events(
                 + ("draw" if result.winner is None else f"P{result.winner} wins")
                 + f" ({result.reason.value})"
             )
-    if out.moves:
-        out.log.insert(0, f"{out.moves} move{'s' if out.moves != 1 else ''}")
     return out
 
 
@@ -544,16 +594,22 @@ def build_scene(
         return replay.state_at(t)
 
     layout = Layout(shape, view)
+    out = _eliminations(replay, turn)
+    # R6 with fog: a player out of the game sees nothing from the turn it was eliminated on
+    # (that turn's events, which it was told of, are still drawn); it did not play on as a
+    # spectator of every visible piece
+    out_at = out[view.fog][0] if view.fog is not None and view.fog in out else None
     now_game = state(turn)
-    now = _pieces(now_game, view.fog)
+    now = _pieces(now_game, view.fog) if out_at is None else _NO_PIECES
     before_game = state(turn - 1) if turn > 0 else None
     drawing = _EventDrawing()
-    if before_game is not None:
+    if before_game is not None and (out_at is None or turn == out_at):
         events = replay.events(turn) if view.fog is None else now_game.observe(view.fog).events
         drawing = _draw_events(events, before_game, layout, view.fog)
     before = None
     if before_game is not None and progress < 1.0:
-        before = _pieces(before_game, view.fog)
+        blind_before = out_at is not None and turn > out_at
+        before = _NO_PIECES if blind_before else _pieces(before_game, view.fog)
     glyphs = _glyphs(now, before, layout, progress, drawing.jumps)
 
     if not view.events:
@@ -564,10 +620,10 @@ def build_scene(
         lines = tuple(drawing.lines)
         marks = tuple(drawing.marks)
         labels = tuple(Label(drawing.label_cells[k], t) for k, t in drawing.labels.items())
+        labels += tuple(drawing.notes)
 
     players = replay.rules.players
     agents = tuple(replay.agents)
-    out = _eliminations(replay, turn)
     counts = np.bincount(now.owners, minlength=players) if len(now.owners) else np.zeros(players)
     result = replay.result
     entries = []
@@ -604,6 +660,10 @@ def build_scene(
         seen = (
             f"as P{view.fog} ({agent}) sees it: enemy invisible pieces hidden, traits unknown (R6)"
         )
+    notice = ""
+    if out_at is not None and view.fog is not None:
+        notice = f"P{view.fog} was eliminated at turn {out_at}: it sees nothing from then on"
+        seen = f"as P{view.fog} ({agents[view.fog]}) sees it: nothing, out since turn {out_at}"
     title = f"AntipoliX · turn {turn} of {replay.last_turn}"
     if turn == replay.last_turn:
         winner = result.winner
@@ -632,6 +692,7 @@ def build_scene(
         log=tuple(log),
         bounds=layout.bounds,
         agents=agents,
+        notice=notice,
     )
 
 

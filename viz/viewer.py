@@ -16,7 +16,7 @@ from typing import Any, cast
 from antipolix.replay import Replay
 from viz._env import has_display
 from viz.errors import ViewError
-from viz.outputs import DEFAULT_SIZE
+from viz.outputs import DEFAULT_SIZE, written_atomically
 from viz.render import SceneDrawer, as_replay, make_plotter
 from viz.scene import build_scene, check_turn, view_of
 from viz.view import KEYS, View, ViewerState
@@ -103,16 +103,26 @@ class Viewer:
             self.state.step()
             self.redraw()
 
-    def save(self) -> Path:
-        """Write the current view as ``<replay>-turn<T>.png`` in the working folder."""
+    def save(self) -> Path | None:
+        """Write the current view as ``<replay>-turn<T>.png`` in the working folder (a folder
+        that cannot be written is reported on the console; the window goes on)."""
+        import imageio.v2 as imageio
+        import numpy as np
+
         stem = self.replay.path.name.split(".")[0] or "replay"
         path = Path(f"{stem}-turn{self.state.turn:04d}.png")
         help_shown = self.state.help
         self.drawer.help = None
         self.drawer.draw(build_scene(self.replay, self.state.turn, self.state.view))
         self.plotter.render()
-        self.plotter.screenshot(str(path))
+        image = self.plotter.screenshot(return_img=True)
         self.drawer.help = help_text() if help_shown else None
+        try:
+            with written_atomically(path) as tmp:
+                imageio.imwrite(tmp, np.asarray(image), format="PNG")
+        except ViewError as exc:
+            print(f"antipolix: cannot save the picture: {exc}")
+            return None
         self.saved.append(path)
         print(f"saved {path}")
         return path

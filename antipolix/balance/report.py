@@ -72,9 +72,15 @@ def _plt() -> Any:
     return plt
 
 
+def _estimated(table: pd.DataFrame) -> pd.DataFrame:
+    return table[table["estimated"]] if "estimated" in table else table
+
+
 def plot_values(table: pd.DataFrame, path: Path, title: str) -> None:
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 4.5), dpi=120)
+    missing = [str(k) for k in table["kind"] if k not in set(_estimated(table)["kind"])]
+    table = _estimated(table)
     top = float(max(table["cost"].max(), table["value_high"].max())) * 1.1
     ax.plot([0, top], [0, top], color="0.6", lw=1, ls="--", label="value = cost (balanced)")
     ax.errorbar(
@@ -94,6 +100,17 @@ def plot_values(table: pd.DataFrame, path: Path, title: str) -> None:
     ax.set_ylabel("value (budget points)")
     ax.set_title(title)
     ax.legend(loc="upper left", fontsize=8)
+    if missing:
+        ax.text(
+            0.98,
+            0.02,
+            f"not estimated: {', '.join(missing)}",
+            transform=ax.transAxes,
+            ha="right",
+            va="bottom",
+            fontsize=8,
+            color="#D55E00",
+        )
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
@@ -103,7 +120,9 @@ def plot_convergence(iterations: pd.DataFrame, path: Path) -> None:
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 4.5), dpi=120)
     colours = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9"]
-    for colour, (kind, rows) in zip(colours, iterations.groupby("kind", sort=False), strict=False):
+    for colour, (kind, rows) in zip(
+        colours, _estimated(iterations).groupby("kind", sort=False), strict=False
+    ):
         ax.errorbar(
             rows["iteration"],
             rows["ratio"],
@@ -123,7 +142,17 @@ def plot_convergence(iterations: pd.DataFrame, path: Path) -> None:
     plt.close(fig)
 
 
-def plot_seats(seats: pd.DataFrame, path: Path, players: int) -> None:
+def fair_share(games: pd.DataFrame, players: int) -> float:
+    """The win rate every seat has when no seat is favoured: the decided games shared equally
+    (a draw is no seat's win, so the fair share is below 1 / players when there are draws)."""
+    draws, _ = draw_shares(games)
+    return (1.0 - draws) / players
+
+
+def plot_seats(seats: pd.DataFrame, path: Path, players: int, fair: float | None = None) -> None:
+    """Win rate by seat (all games) with 95 % intervals, and the fair share line: ``fair``
+    (net of draws, :func:`fair_share`), or 1 / players when not given."""
+    fair = 1 / players if fair is None else fair
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 3.5), dpi=120)
     ax.bar(seats["seat"], seats["win_rate"], color="#009E73")
@@ -135,7 +164,12 @@ def plot_seats(seats: pd.DataFrame, path: Path, players: int) -> None:
         capsize=4,
         color="black",
     )
-    ax.axhline(1 / players, color="0.6", lw=1, ls="--", label=f"fair share 1/{players}")
+    label = (
+        f"fair share 1/{players}"
+        if abs(fair - 1 / players) < 1e-12
+        else f"fair share {100 * fair:.1f} % (games not drawn, shared by {players} seats)"
+    )
+    ax.axhline(fair, color="0.4", lw=1.2, ls="--", label=label)
     ax.set_xticks(seats["seat"])
     ax.set_xlabel("seat")
     ax.set_ylabel("win rate (all games)")
@@ -146,14 +180,34 @@ def plot_seats(seats: pd.DataFrame, path: Path, players: int) -> None:
     plt.close(fig)
 
 
+def _noted(table: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """``columns`` of a value table, with the ``note`` of kinds that could not be estimated."""
+    if "estimated" in table and not table["estimated"].all():
+        out = table[[*columns, "note"]].copy()
+        out["note"] = [n if n else "" for n in out["note"]]
+        return out
+    return table[columns]
+
+
 def _md(frame: pd.DataFrame) -> str:
-    return str(frame.to_markdown(index=False, floatfmt=".2f"))
+    return str(frame.to_markdown(index=False, floatfmt=".2f", missingval="–"))
 
 
 def conclusion(fit: CostFit) -> str:
     """How sure the study is of its proposal, in a designer's words: balanced within the
     intervals, stopped at the nearest whole-point table, or stopped at the iteration limit."""
     last = fit.estimates[-1]
+    missing = fit.unestimated
+    if missing:
+        kinds = ", ".join(missing)
+        return (
+            f"The games could not price {kinds} (see the cautions), so the study "
+            f"cannot call any cost table balanced: {kinds} kept "
+            f"{'its' if len(missing) == 1 else 'their'} cost, and the other kinds' values are "
+            "measured without "
+            f"{'it' if len(missing) == 1 else 'them'} in play. Change the rules (budget, board) "
+            "so that armies can buy every kind, or play more games."
+        )
     if fit.converged:
         return (
             "Every kind's value per cost point is 1 within its 95 % interval at the last "
@@ -174,6 +228,37 @@ def conclusion(fit: CostFit) -> str:
     )
 
 
+def cautions(fit: CostFit) -> list[str]:
+    """What a designer should read with the proposal: whose play the values measure, draws that
+    rose while costs moved, kinds stuck at the lowest cost, kinds that could not be priced."""
+    out = [
+        f"The values are those of the `{fit.agent_name}` agent's play: they say what each kind "
+        "is worth to that agent, not to players who use it differently (an agent with a plan "
+        "for teleporter networks or fortress lines may value them more)."
+    ]
+    if len(fit.games) >= 2:
+        first, _ = draw_shares(fit.games[0])
+        last, _ = draw_shares(fit.games[-1])
+        if last - first >= 0.05:
+            out.append(
+                f"Draws rose from {first:.0%} of games at the start to {last:.0%} at the last "
+                "iteration: a table that prices the kinds fairly can still make games end "
+                "without a winner more often. Check the game lengths below before adopting it."
+            )
+    floor = [k for k, v in fit.proposed.items() if v <= 1]
+    if floor:
+        names = ", ".join(floor)
+        out.append(
+            f"{names} {'is' if len(floor) == 1 else 'are'} proposed at the lowest cost, 1 "
+            "point: a cost cannot go lower, so if such a piece is worth less than a point the "
+            "table cannot make it fair. Consider changing what it does (strength, move field) "
+            "instead of its price."
+        )
+    for kind, why in fit.unestimated.items():
+        out.append(f"{kind} could not be estimated ({why}); its cost was not moved.")
+    return out
+
+
 def write_report(fit: CostFit, folder: Path) -> Path:
     """Write ``plots/*.png`` and ``report.md`` for a finished study; returns the report path."""
     plots = folder / "plots"
@@ -184,23 +269,25 @@ def write_report(fit: CostFit, folder: Path) -> Path:
     games = fit.games[-1]
     players = fit.rules.players
     seats = seat_table(games, players)
-    plot_seats(seats, plots / "seats.png", players)
+    fair = fair_share(games, players)
+    plot_seats(seats, plots / "seats.png", players, fair)
     first = fit.estimates[0].table
     draws, limit = draw_shares(games)
     turns = games["turns"].describe(percentiles=[0.1, 0.5, 0.9])
     proposed = pd.DataFrame(
         {
             "kind": list(fit.proposed),
-            "start cost": [int(first.set_index("kind").loc[k, "cost"]) for k in fit.proposed],
+            "start cost": [fit.costs[0].get(k) for k in fit.proposed],
             "proposed cost": list(fit.proposed.values()),
         }
     )
+    warnings = "\n".join(f"- {line}" for line in cautions(fit))
     verdict = conclusion(fit)
     appear = last.table[["kind", "mean_count", "in_winners"]].rename(
         columns={"mean_count": "pieces per army", "in_winners": "pieces per winning army"}
     )
     columns = ["kind", "cost", "value", "value_low", "value_high", "ratio", "ratio_low"]
-    last_values = _md(last.table[[*columns, "ratio_high"]])
+    last_values = _md(_noted(last.table, [*columns, "ratio_high"]))
     text = f"""# Balancing study: {fit.agent_name} agents, {players} players
 
 {fit.description}
@@ -210,6 +297,10 @@ def write_report(fit: CostFit, folder: Path) -> Path:
 {_md(proposed)}
 
 {verdict}
+
+## Cautions
+
+{warnings}
 
 ## What each kind is worth
 
@@ -225,7 +316,7 @@ Last iteration ({last.decided} decided games of {last.games}):
 
 At the start (the rules as given, {fit.estimates[0].decided} decided games):
 
-{_md(first[["kind", "cost", "value", "value_low", "value_high", "ratio"]])}
+{_md(_noted(first, ["kind", "cost", "value", "value_low", "value_high", "ratio"]))}
 
 ## Convergence
 
@@ -245,7 +336,8 @@ how games go: watch the draws):
 - Draws: {draws:.1%} of games ({limit:.1%} by the turn limit of {fit.rules.max_turns}).
 - Game length: median {turns["50%"]:.0f} turns; 10th percentile {turns["10%"]:.0f}, 90th
   percentile {turns["90%"]:.0f}, longest {turns["max"]:.0f}.
-- Win rate by seat (all games, 95 % intervals):
+- Win rate by seat (all games, 95 % intervals; with no seat favoured each would win
+  {fair:.1%}, the games not drawn shared by {players} seats):
 
 {
         _md(

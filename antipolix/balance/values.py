@@ -77,10 +77,12 @@ def kind_counts(army: Iterable[ItemLike]) -> dict[str, int]:
 class ValueEstimate:
     """The fitted value of each priced kind.
 
-    ``table``: one row per kind with ``kind``, ``cost``, ``value``, ``value_low``,
+    ``table``: one row per priced kind with ``kind``, ``cost``, ``value``, ``value_low``,
     ``value_high`` (95 %, budget points), ``ratio`` = value / cost with ``ratio_low`` and
     ``ratio_high``, ``beta`` and ``beta_se`` (log-odds per piece), ``mean_count`` (pieces per
-    army) and ``in_winners`` (mean count in winning armies).
+    army), ``in_winners`` (mean count in winning armies), ``estimated`` (False for a kind the
+    games cannot price: no army held one, or every army held the same number; its value
+    columns are NaN) and ``note`` (why not, else empty).
     """
 
     table: pd.DataFrame
@@ -93,6 +95,14 @@ class ValueEstimate:
 
     def ratio(self, kind: str) -> float:
         return float(self.table.set_index("kind").loc[kind, "ratio"])
+
+    @property
+    def unestimated(self) -> dict[str, str]:
+        """The kinds these games could not price, each with the reason."""
+        t = self.table
+        if "estimated" not in t:
+            return {}
+        return {str(r.kind): str(r.note) for r in t.itertuples() if not r.estimated}
 
 
 def estimate(players: pd.DataFrame, rules: Rules) -> ValueEstimate:
@@ -107,12 +117,14 @@ def estimate(players: pd.DataFrame, rules: Rules) -> ValueEstimate:
     decided_games = players.groupby("game")["won"].transform("any")
     data = players[decided_games].sort_values(["game"], kind="stable")
     decided = int(data["game"].nunique())
-    kinds = [k for k in priced_kinds(rules) if data[k].std() > 0] if len(data) else []
+    priced = list(priced_kinds(rules))
+    kinds = [k for k in priced if data[k].std() > 0] if len(data) else []
     if decided < 20 or not kinds:
         raise BalanceError(
             f"only {decided} decided games with varied armies; play more games "
             "(or fewer turn-limit draws) to estimate values"
         )
+    notes = {k: _why_not(rules, k, data[k]) for k in priced if k not in kinds}
     costs = np.array([kind_cost(rules, k) for k in kinds], dtype=float)
     x = data[kinds].to_numpy(dtype=float)
     with warnings.catch_warnings():
@@ -151,9 +163,44 @@ def estimate(players: pd.DataFrame, rules: Rules) -> ValueEstimate:
             "beta_se": np.sqrt(np.maximum(np.diag(cov), 0.0)),
             "mean_count": m,
             "in_winners": winners[kinds].to_numpy(dtype=float).mean(axis=0),
+            "estimated": True,
+            "note": "",
         }
     )
+    if notes:  # kinds the games cannot price: kept in the table, in their place, values NaN
+        left_out = pd.DataFrame(
+            {
+                "kind": list(notes),
+                "cost": [kind_cost(rules, k) for k in notes],
+                "mean_count": [float(players[k].mean()) for k in notes],
+                "in_winners": [float(winners[k].mean()) for k in notes],
+                "estimated": False,
+                "note": list(notes.values()),
+            }
+        )
+        table = pd.concat([table, left_out], ignore_index=True)
+        table["kind"] = pd.Categorical(table["kind"], categories=priced, ordered=True)
+        table = table.sort_values("kind", ignore_index=True)
+        table["kind"] = table["kind"].astype(str)
     return ValueEstimate(table, games, decided, len(players))
+
+
+def _why_not(rules: Rules, kind: str, counts: pd.Series) -> str:
+    """Why the decided games cannot price ``kind`` (its count never varies)."""
+    held = int(counts.iloc[0]) if len(counts) else 0
+    if held:
+        return f"every army held {held}: the games cannot tell what one more is worth"
+    cost = kind_cost(rules, kind)
+    spend = rules.army_budget - min(rules.piece_cost(t, Trait.CHIEF) for t in PieceType)
+    cheapest_type = min(rules.piece_types.cost(t) for t in PieceType)
+    dearest = cost if kind in TYPES else cost + cheapest_type  # a trait rides the cheapest type
+    if dearest > spend:
+        what = f"a {kind}" if kind in TYPES else f"the cheapest {kind} piece"
+        return (
+            f"no army held one: {what} costs {dearest} and an army has {spend} points to "
+            f"spend after its chief (budget {rules.army_budget})"
+        )
+    return "no army held one in a decided game: play more games"
 
 
 def players_table(

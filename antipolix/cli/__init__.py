@@ -13,9 +13,11 @@ Bad input ends with ``antipolix: error: ...`` on stderr and exit code 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from importlib.metadata import entry_points
+from typing import NoReturn
 
 from antipolix import __version__
 from antipolix.cli import balance, play, replay, simulate
@@ -24,8 +26,16 @@ from antipolix.errors import AntipolixError
 MODULES = [play, replay, simulate, balance]
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, with bad arguments refused in one line (``antipolix: error: ...``, exit code
+    2) that names the command's help instead of printing the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"antipolix: error: {message} (see: {self.prog} --help)\n")
+
+
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(
+    top = Parser(
         prog="antipolix", description="AntipoliX (1995): rules engine, agents and simulator."
     )
     top.add_argument("--version", action="version", version=f"antipolix {__version__}")
@@ -57,4 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("antipolix: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # e.g. ``antipolix play --log | head``: the reader has gone
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout
+        return 141
     return code

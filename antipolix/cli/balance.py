@@ -6,8 +6,18 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from antipolix.balance import fit_costs
-from antipolix.cli.common import add_rules_options, int_at_least, rules_from_args
+from antipolix.balance import BalanceError, fit_costs
+from antipolix.balance.fit import check_step
+from antipolix.cli.common import add_rules_options, add_seed_option, int_at_least, rules_from_args
+
+
+def step_arg(text: str) -> float:
+    """An argparse type: the damping exponent of a cost step, above 0 and at most 1."""
+    try:
+        return check_step(float(text))
+    except ValueError as exc:  # float("x"), or BalanceError (a ValueError) from check_step
+        message = str(exc) if isinstance(exc, BalanceError) else f"{text!r} is not a number"
+        raise argparse.ArgumentTypeError(message) from None
 
 
 def register(sub: Any) -> None:
@@ -41,9 +51,7 @@ def register(sub: Any) -> None:
         metavar="NAME",
         help="the agent in every seat (default greedy)",
     )
-    balance.add_argument(
-        "--seed", type=int_at_least(0, "seed "), default=0, help="study seed (default 0)"
-    )
+    add_seed_option(balance, 0, "study seed")
     balance.add_argument("--out", type=Path, required=True, metavar="DIR", help="study folder")
     balance.add_argument(
         "--workers",
@@ -53,9 +61,10 @@ def register(sub: Any) -> None:
     )
     balance.add_argument(
         "--step",
-        type=float,
+        type=step_arg,
         default=0.5,
-        help="cost ← cost × (value/cost)^STEP (default 0.5: damped, against oscillation)",
+        help="cost ← cost × (value/cost)^STEP, above 0 and at most 1 (default 0.5: damped, "
+        "against oscillation; 1 jumps to the value)",
     )
     add_rules_options(balance)
     balance.set_defaults(func=run)
@@ -75,7 +84,6 @@ def run(args: argparse.Namespace) -> int:
         progress=lambda line: print(line, flush=True),
     )
     print(fit.costs_table().to_string(index=False))
-    state = "converged" if fit.converged else "not converged (iteration limit)"
-    print(f"{state}; proposed costs: {fit.proposed}")
+    print(f"{fit.verdict}; proposed costs: {fit.proposed}")
     print(f"report: {args.out / 'report.md'}")
     return 0

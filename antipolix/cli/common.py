@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from antipolix.agents import Agent, agent_named
 from antipolix.config import apply_overrides, load_rules_file, load_rules_table, parse_override
 from antipolix.errors import AntipolixError, RulesError
+from antipolix.limits import check_seed, check_size, size_warning
 from antipolix.rules import Rules
 
 
@@ -25,6 +27,27 @@ def int_at_least(minimum: int, what: str = "") -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def seed_arg(text: str) -> int:
+    """An argparse type: a seed from 0 to 2**63 - 1, the same range for every command (R12)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    try:
+        return check_seed(value)
+    except AntipolixError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_seed_option(parser: argparse.ArgumentParser, default: int, what: str) -> None:
+    parser.add_argument(
+        "--seed",
+        type=seed_arg,
+        default=default,
+        help=f"{what}, 0 to 2**63 - 1 (default {default})",
+    )
 
 
 def agent_list(text: str) -> list[str]:
@@ -56,9 +79,24 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def checked_rules(rules: Rules) -> Rules:
+    """``rules`` if a game of them fits the size limits (:mod:`antipolix.limits`); a large but
+    allowed game gets one warning line on stderr with its estimated memory and time."""
+    check_size(rules)
+    warning = size_warning(rules)
+    if warning is not None:
+        print(f"antipolix: warning: {warning}", file=sys.stderr, flush=True)
+    return rules
+
+
 def rules_from_args(args: argparse.Namespace, players: int | None = None) -> Rules:
     """Rules from ``--rules`` and ``--rule``; ``players`` (the number of agents given) fills in
-    the player count when neither sets it, and must agree with it when one does."""
+    the player count when neither sets it, and must agree with it when one does. Every command
+    checks them the same way: :class:`Rules`, then the size limits (:func:`checked_rules`)."""
+    return checked_rules(_rules_from_args(args, players))
+
+
+def _rules_from_args(args: argparse.Namespace, players: int | None) -> Rules:
     base = Rules() if args.rules is None else load_rules_file(args.rules)
     rules = apply_overrides(base, args.rule)
     if players is None:

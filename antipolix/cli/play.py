@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -13,20 +14,25 @@ from antipolix.agents import Decision
 from antipolix.agents.army import item_name
 from antipolix.cli.common import (
     add_rules_options,
+    add_seed_option,
     agent_list,
     agents_from_names,
     int_at_least,
     rules_from_args,
 )
-from antipolix.events import Eliminated, Event, Received, TimerChanged
+from antipolix.config import apply_overrides
+from antipolix.errors import SimulationError
+from antipolix.events import Combat, Eliminated, Event, Received, TimerChanged
 from antipolix.game import Game, TurnReport
 from antipolix.log import describe, summary_lines
 from antipolix.pieces import Piece
 from antipolix.play import PlayedGame, play_game
-from antipolix.replay import ReplayWriter
+from antipolix.replay import Replay, ReplayWriter
 from antipolix.rules import Rules
+from antipolix.simulate import check_out
 
 DEMO_AGENTS = "greedy,greedy,random,greedy"
+DEMO_SEED = 7
 DEMO_REPLAY = Path("out/demo.apx.json.gz")
 DEMO_BATCH = 200  # games of the demo batch: 4 players on a 6×12×12 board, seats shuffled
 DEMO_BATCH_RULES = ["shape=6,12,12", "max_turns=500"]
@@ -48,9 +54,12 @@ def register(sub: Any) -> None:
         "demo",
         help="the main job: a seeded game with its summary and replay",
         description=f"Play the seeded demo game ({DEMO_AGENTS} on the default rules), print "
-        f"its summary and write its replay to {DEMO_REPLAY}.",
+        f"its summary, write its replay to {DEMO_REPLAY} and a picture of the height of the "
+        "battle beside it, then play a batch of small games. Other seeds, agents or rules "
+        "name their files after themselves (demo-seed3-greedy-random-random...), so no demo "
+        "overwrites another.",
     )
-    _game_options(demo, default_agents=DEMO_AGENTS, default_seed=7)
+    _game_options(demo, default_agents=DEMO_AGENTS, default_seed=DEMO_SEED)
     demo.add_argument(
         "--out", type=Path, default=DEMO_REPLAY.parent, metavar="DIR", help="output folder"
     )
@@ -79,12 +88,7 @@ def _game_options(parser: argparse.ArgumentParser, default_agents: str, default_
         help=f"one built-in agent per seat, comma-separated (default {default_agents}); "
         "the number of agents sets the number of players",
     )
-    parser.add_argument(
-        "--seed",
-        type=int_at_least(0, "seed "),
-        default=default_seed,
-        help=f"game seed (default {default_seed})",
-    )
+    add_seed_option(parser, default_seed, "game seed")
     parser.add_argument("--log", action="store_true", help="print a turn-by-turn log")
     add_rules_options(parser)
 
@@ -140,22 +144,49 @@ def run_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def demo_name(args: argparse.Namespace, rules: Rules) -> str:
+    """The name of a demo's files: ``demo`` for the README's demo, else one naming its seed,
+    agents and (when the rules differ from the defaults) a short digest of them, so a second
+    demo never overwrites the first's replay, picture or batch."""
+    from antipolix.simulate import rules_overrides
+
+    default = Rules(players=rules.players)
+    changed = rules_overrides(rules, default)
+    if args.seed == DEMO_SEED and ",".join(args.agents) == DEMO_AGENTS and not changed:
+        return "demo"
+    name = f"demo-seed{args.seed}-{'-'.join(args.agents)}"
+    if changed:
+        digest = hashlib.sha256(" ".join(changed).encode()).hexdigest()[:8]
+        name += f"-rules-{digest}"
+    return name
+
+
 def run_demo(args: argparse.Namespace) -> int:
     rules = rules_from_args(args, players=len(args.agents))
-    args.out.mkdir(parents=True, exist_ok=True)
-    replay = args.out / DEMO_REPLAY.name
+    out: Path = args.out
+    if out.exists() and not out.is_dir():
+        raise SimulationError(f"cannot use --out {out}: it is a file, not a folder")
+    name = demo_name(args, rules)
+    replay = out / f"{name}.apx.json.gz"
+    picture = out / f"{name}.png"
+    batch = out / f"{name}-batch-{args.batch}"
+    small = apply_overrides(rules, DEMO_BATCH_RULES)
+    if args.batch:  # refuse a batch folder simulate would refuse before anything is written
+        check_out(small, args.agents, args.batch, args.seed, batch, shuffle_seats=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SimulationError(f"cannot create --out {out}: {exc.strerror}") from None
     play_and_print(rules, args.agents, args.seed, replay, args.log)
-    code = render_last_turn(replay, args.out / "demo.png")
+    code = render_battle_turn(replay, picture)
     if code or not args.batch:
         return code
-    from antipolix.config import apply_overrides
     from antipolix.simulate import simulate
 
-    small = apply_overrides(rules, DEMO_BATCH_RULES)
     board = "×".join(str(d) for d in small.shape)
     print(
         f"\nbatch: {args.batch} games of {', '.join(args.agents)} on a {board} board (turn "
-        f"limit {small.max_turns}), seats shuffled per game, seed {args.seed}"
+        f"limit {small.max_turns}), seats shuffled per game, seed {args.seed}, in {batch}"
     )
     results = simulate(
         small,
@@ -163,7 +194,7 @@ def run_demo(args: argparse.Namespace) -> int:
         args.batch,
         args.seed,
         workers=args.workers,
-        out=args.out / "demo-batch",
+        out=batch,
         shuffle_seats=True,
         progress=True,
     )
@@ -171,12 +202,33 @@ def run_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def render_last_turn(replay: Path, png: Path) -> int:
-    """Draw the replay's last turn with the ``view`` command, which the viewer package
-    registers (antipolix itself never imports it)."""
+def battle_turn(replay: Replay) -> tuple[int, int, int]:
+    """The turn a picture of the game should show: the one with the most attacks times the
+    players still in play (a turn where the battle is on, not the last turn, where only the
+    winner is left); ties go to the earlier turn. Returns (turn, attacks, players in play)."""
+    alive = replay.rules.players
+    best = (0, 0, alive)
+    score = -1
+    for report in replay:
+        attacks = sum(isinstance(e, Combat) for e in report.events)
+        if attacks * alive > score:
+            best, score = (report.turn, attacks, alive), attacks * alive
+        alive -= sum(isinstance(e, Eliminated) for e in report.events)
+    return best
+
+
+def render_battle_turn(replay: Path, png: Path) -> int:
+    """Draw the game's busiest turn (:func:`battle_turn`) with the ``view`` command, which the
+    viewer package registers (antipolix itself never imports it)."""
     from antipolix.cli import main, plugin_commands
+    from antipolix.replay import load_replay
 
     if "view" not in plugin_commands():
         print("antipolix: error: the view command is not installed (package viz)", file=sys.stderr)
         return 2
-    return main(["view", str(replay), "--png", str(png)])
+    turn, attacks, alive = battle_turn(load_replay(replay))
+    print(
+        f"picture: turn {turn}, the height of the battle ({attacks} attack"
+        f"{'s' if attacks != 1 else ''}, {alive} players in play)"
+    )
+    return main(["view", str(replay), "--png", str(png), "--turn", str(turn)])

@@ -23,7 +23,9 @@ def register(sub: Any) -> None:
         help="re-simulate a replay from its header and check every event",
         description="Load FILE (checksum, format version), re-simulate every turn with the "
         "engine and compare every event; when the agents are built-in, play them again from "
-        "the seed and compare every decision. Exit code 0 if the file checks, 2 if not.",
+        "the seed and compare every decision. Exit code 0 if all of it checks; 1 if only the "
+        "events could be checked (an agent that is not built-in: the report says which); 2 "
+        "if the file is refused.",
     )
     verify.add_argument("file", type=Path, metavar="FILE")
     verify.set_defaults(func=run_verify)
@@ -36,7 +38,7 @@ def register(sub: Any) -> None:
 def run_verify(args: argparse.Namespace) -> int:
     report = load_replay(args.file).verify()
     print(f"{args.file}: {report}")
-    return 0
+    return 0 if report.complete else 1
 
 
 def run_show(args: argparse.Namespace) -> int:

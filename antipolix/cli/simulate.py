@@ -14,8 +14,10 @@ from typing import Any
 
 from antipolix.cli.common import (
     add_rules_options,
+    add_seed_option,
     agent_list,
     agents_from_names,
+    checked_rules,
     int_at_least,
     rules_from_args,
 )
@@ -46,7 +48,7 @@ def register(sub: Any) -> None:
         help="one built-in agent per seat, comma-separated (default greedy,greedy,greedy,greedy);"
         " the number of agents sets the number of players",
     )
-    p.add_argument("--seed", type=int_at_least(0, "seed "), default=0, help="root seed (default 0)")
+    add_seed_option(p, 0, "root seed")
     p.add_argument(
         "--out",
         type=Path,
@@ -113,6 +115,9 @@ def parse_grid(base: Rules, texts: list[str]) -> dict[str, Rules] | Rules:
 def run_simulate(args: argparse.Namespace) -> int:
     rules = rules_from_args(args, players=len(args.agents))
     variants = parse_grid(rules, args.grid)
+    if isinstance(variants, dict):
+        for variant in variants.values():
+            checked_rules(variant)
     try:
         results = simulate(
             variants,
