@@ -5,7 +5,10 @@ order, and every legal order of the action space is allowed), rewards by finishi
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -32,6 +35,7 @@ from antipolix.errors import PhaseError, RulesError
 from antipolix.events import Fate
 from antipolix.play import play_game
 
+ROOT = Path(__file__).resolve().parents[1]
 SMALL = {"players": 2, "shape": (4, 8, 8)}
 # teleporters (R5) and invisible pieces (R6) in every army, so that masks meet both
 RICH_ARMY = GivenArmy(
@@ -554,3 +558,20 @@ def test_eliminated_agent_gets_no_more_actions() -> None:
     if env.agents:
         with pytest.raises(InvalidActionError, match="who are not playing"):
             env.step({**{a: 0 for a in env.agents}, gone: 0})
+
+
+# -- the example --------------------------------------------------------------------------------
+
+
+def test_example_script_runs() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "experiments" / "env_random_play.py"), "--games", "2"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    for matchup in ("random", "random vs greedy", "greedy"):
+        assert f"{matchup}:" in done.stdout
+    assert done.stdout.count("games/s") == 3
