@@ -5,6 +5,7 @@ order, and every legal order of the action space is allowed), rewards by finishi
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -575,3 +576,15 @@ def test_example_script_runs() -> None:
     for matchup in ("random", "random vs greedy", "greedy"):
         assert f"{matchup}:" in done.stdout
     assert done.stdout.count("games/s") == 3
+
+
+def test_readme_env_example_plays_a_game() -> None:
+    text = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    blocks = [b for b in blocks if "antipolix.env" in b]
+    assert len(blocks) == 1, "the README lost its env example"
+    scope: dict[str, Any] = {}
+    exec(compile(blocks[0], "README.md", "exec"), scope)
+    env = scope["env"]
+    assert env.agents == [] and env.game.result is not None
+    assert sum(scope["rewards"].values()) == pytest.approx(0.0)
