@@ -76,7 +76,13 @@ def target(env: AntipolixEnv, action: int) -> tuple[int, int, int]:
 # -- PettingZoo's own tests ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("options", [SMALL, {"players": 3, "shape": (4, 8, 8)}, RICH])
+# with 3 s on the clocks, timers eliminate players within a few turns (R7): agents leave
+SHORT_CLOCKS = {"players": 4, "shape": (4, 10, 10), "time_credit": 3.0}
+
+
+@pytest.mark.parametrize(
+    "options", [SMALL, {"players": 3, "shape": (4, 8, 8)}, RICH, SHORT_CLOCKS]
+)
 def test_pettingzoo_parallel_api_test(options: dict[str, Any]) -> None:
     parallel_api_test(parallel_env(**options), num_cycles=300)
 
@@ -412,6 +418,31 @@ def test_r10_r11_rewards_by_finishing_order_when_agents_are_done() -> None:
             assert total[f"player_{order[0]}"] == -1.0 and total[f"player_{order[1]}"] == 0.0
             assert done_at[f"player_{order[0]}"] <= done_at[f"player_{order[1]}"]
     assert decided >= 3
+
+
+def test_r7_eliminated_agents_are_terminated_with_their_place_and_leave() -> None:
+    env = parallel_env(**SHORT_CLOCKS)
+    draw = random_actions(np.random.default_rng(2))
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        total = 0.0
+        while env.agents:
+            before = list(env.agents)
+            obs, rewards, term, trunc, infos = env.step(draw(live(obs, env)))
+            assert set(obs) == set(rewards) == set(term) == set(before)
+            playing = [] if env.game.result else [f"player_{p}" for p in env.game.living]
+            assert env.agents == playing
+            order = env.game.elimination_order
+            for agent in before:
+                seat = env.possible_agents.index(agent)
+                if env.game.result is None and seat in order:  # out, the game goes on
+                    assert term[agent] and not trunc[agent]
+                    assert infos[agent]["place"] == 4 - (order.index(seat) + 1)
+                    assert rewards[agent] == place_reward(infos[agent]["place"], 4)
+                    assert not obs[agent]["action_mask"].any()
+            total += sum(rewards.values())
+        assert total == pytest.approx(0.0)
+        assert len(env.game.elimination_order) >= 2  # agents left before the end
 
 
 def test_r10_turn_limit_truncates_with_shared_places() -> None:
