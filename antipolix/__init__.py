@@ -9,8 +9,6 @@ The rules contract is RULES.md (sections R1–R12); modules follow its concepts:
 the turn loop that ties them together.
 """
 
-__version__ = "0.2.0"  # before the imports: modules below read it
-
 from antipolix.armies import Zone, home_zones
 from antipolix.combat import Outcome, outcome_distribution
 from antipolix.end import EndReason, GameResult
@@ -25,6 +23,7 @@ from antipolix.replay import Replay, load_replay
 from antipolix.results import Results
 from antipolix.rules import Rules
 from antipolix.simulate import simulate
+from antipolix.version import __version__
 
 __all__ = [
     "AntipolixError",
@@ -53,6 +52,7 @@ __all__ = [
     "TypeSpec",
     "TypeTable",
     "Zone",
+    "__version__",
     "home_zones",
     "load_replay",
     "outcome_distribution",

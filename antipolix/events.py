@@ -22,7 +22,17 @@ from antipolix.orders import Order
 from antipolix.world import Cell
 
 
+class Elimination(enum.StrEnum):
+    """Why a player is out (R7 timer, R8 chief taken, R9 QUIT); written as its value."""
+
+    CHIEF = "chief"
+    TIMER = "timer"
+    QUIT = "quit"
+
+
 def _plain(value: Any) -> Any:
+    if isinstance(value, enum.StrEnum):
+        return value.value
     if isinstance(value, enum.Enum):
         return value.name
     if isinstance(value, (tuple, list)):
@@ -181,14 +191,14 @@ class Fate(Event):
 
 @dataclass(frozen=True, slots=True)
 class Eliminated(Event):
-    """R7, R8, R9: a player is out. ``reason``: 'chief', 'timer' or 'quit'.
+    """R7, R8, R9: a player is out, for a ``reason`` (:class:`Elimination`).
 
     ``by`` is the player who took the chief (who receives ``taken``, the eliminated player's
     remaining pieces); ``removed`` are pieces taken off the board (timer, quit).
     """
 
     player: int
-    reason: str
+    reason: Elimination
     at: float
     by: int | None
     taken: tuple[int, ...]

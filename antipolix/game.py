@@ -52,6 +52,7 @@ from antipolix.events import (
     Crushed,
     Discarded,
     Eliminated,
+    Elimination,
     Event,
     Fate,
     GameOver,
@@ -721,7 +722,7 @@ class Game:
             board.set_owner(target, player)
         events.append(Fate(player, target_id, owner, outcome, u, landing, destroyed, landed_on))
         if was_chief and (destroyed or outcome is Outcome.CONVERT):
-            self._eliminate([owner], "chief", at, player, events)
+            self._eliminate([owner], Elimination.CHIEF, at, player, events)
 
     def _run_clock(self, until: float, events: list[Event]) -> None:
         assert self._clock is not None
@@ -732,7 +733,7 @@ class Game:
             instant, players = expiry
             if len(players) > 1:  # R7: same instant, an order drawn by the game's generator
                 players = [players[i] for i in self._rng.permutation(len(players)).tolist()]
-            self._eliminate(players, "timer", instant, None, events)
+            self._eliminate(players, Elimination.TIMER, instant, None, events)
 
     def _handle_message(
         self,
@@ -743,7 +744,7 @@ class Game:
         at: float,
     ) -> None:
         if item is Command.QUIT:
-            self._eliminate([player], "quit", at, None, events)
+            self._eliminate([player], Elimination.QUIT, at, None, events)
             return
         if isinstance(item, Command):
             if item is Command.NUL:
@@ -776,7 +777,12 @@ class Game:
     # -- internals: elimination and end (R8, R9, R10) ---------------------------------------------
 
     def _eliminate(
-        self, players: list[int], reason: str, at: float, by: int | None, events: list[Event]
+        self,
+        players: list[int],
+        reason: Elimination,
+        at: float,
+        by: int | None,
+        events: list[Event],
     ) -> None:
         """Eliminate ``players`` in the same instant, in the order given, then check the end."""
         for p in players:

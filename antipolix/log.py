@@ -1,8 +1,20 @@
-"""Events in words, for turn logs."""
+"""Events and results in words: the one place that says what happened (R4–R10).
+
+The turn log of the command line (``antipolix play --log``, ``antipolix replay show``), the
+summary of a game and the captions of the 3D viewer all word events here. Cells are written as
+the pictures' axes name them, ``x3 y9 z4`` (a cell is ``(z, y, x)``, R1). Pieces are named by a
+*namer*: :func:`plain_name` (``#12``), or :func:`piece_namer` (``hovercraft #12``, with its
+trait where the reader may know it, R6). Whatever R6 hides from a reader is ``None`` in the
+events it is told and reads as ``an unseen piece``.
+
+>>> from antipolix.events import Moved
+>>> describe(Moved(0, 12, (0, 1, 0), (0, 3, 0)))
+'P0 #12 moves from x0 y1 z0 to x0 y3 z0'
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from antipolix.combat import Outcome
@@ -13,6 +25,7 @@ from antipolix.events import (
     Crushed,
     Discarded,
     Eliminated,
+    Elimination,
     Event,
     Fate,
     GameOver,
@@ -24,31 +37,72 @@ from antipolix.events import (
     Undelivered,
 )
 from antipolix.orders import Attack, Move, Order
+from antipolix.pieces import Trait
 
 if TYPE_CHECKING:
     from antipolix.game import Game
 
+Namer = Callable[[int | None], str]
 
-def cell_text(cell: tuple[int, int, int] | None) -> str:
-    return "-" if cell is None else "({},{},{})".format(*cell)
+# Why a player is out (R7, R8, R9); ``{by}`` is the player who took the chief
+ELIMINATED_BY: dict[Elimination, str] = {
+    Elimination.CHIEF: "chief taken by P{by}",
+    Elimination.TIMER: "out of time",
+    Elimination.QUIT: "quit",
+}
 
 
-def order_text(order: Order) -> str:
+def cell_text(cell: Sequence[int] | None) -> str:
+    """A cell ``(z, y, x)`` as the pictures' axes name it: ``x3 y14 z7`` (``-`` for none)."""
+    if cell is None:
+        return "-"
+    z, y, x = (int(c) for c in cell)
+    return f"x{x} y{y} z{z}"
+
+
+def plain_name(pid: int | None) -> str:
+    """A piece by its identifier: ``#12``; ``an unseen piece`` where R6 hides it."""
+    return "an unseen piece" if pid is None else f"#{pid}"
+
+
+def piece_namer(game: Game, reader: int | None = None) -> Namer:
+    """Names pieces by type and identifier, ``hovercraft #12``, from ``game`` (a state in which
+    the pieces still stand), with the trait where ``reader`` may know it (its own pieces; every
+    piece for the truth, ``reader=None``; R6)."""
+
+    def name(pid: int | None) -> str:
+        if pid is None:
+            return plain_name(pid)
+        try:
+            piece = game.piece(pid)
+        except ValueError:  # not a piece of this game
+            return plain_name(pid)
+        kind = piece.type.name.lower()
+        if piece.trait is not Trait.NONE and (reader is None or piece.owner == reader):
+            kind = f"{piece.trait.name.lower()} {kind}"
+        return f"{kind} #{pid}"
+
+    return name
+
+
+def order_text(order: Order, name: Namer = plain_name) -> str:
     if isinstance(order, Move):
-        return f"move #{order.piece} to {cell_text(order.cell)}"
+        return f"move {name(order.piece)} to {cell_text(order.cell)}"
     if isinstance(order, Attack):
-        return f"attack {cell_text(order.cell)} with " + ",".join(f"#{p}" for p in order.pieces)
+        pieces = ", ".join(name(p) for p in order.pieces)
+        return f"attack {cell_text(order.cell)} with {pieces}"
     return "pass"
 
 
 def result_text(result: GameResult) -> str:
+    """``player 1 wins (last player standing) after 234 turns; eliminated in order: P2, P0``."""
     who = "draw" if result.winner is None else f"player {result.winner} wins"
     order = ", ".join(f"P{p}" for p in result.elimination_order) or "none"
     return f"{who} ({result.reason.value}) after {result.turns} turns; eliminated in order: {order}"
 
 
 def elimination_pieces(event: Eliminated) -> str:
-    """What became of an eliminated player's pieces, for a log line: ``", 1 piece goes to P2"``,
+    """What became of an eliminated player's pieces: ``", 1 piece goes to P2"``,
     ``", 3 pieces removed"``, or nothing (R7, R8, R9)."""
     out = ""
     if event.taken:
@@ -60,44 +114,58 @@ def elimination_pieces(event: Eliminated) -> str:
     return out
 
 
-def describe(event: Event) -> str:
-    """One line of plain text for an event."""
+def elimination_text(event: Eliminated) -> str:
+    """``chief taken by P1, 5 pieces go to P1``: why a player is out, and its pieces."""
+    return ELIMINATED_BY[event.reason].format(by=event.by) + elimination_pieces(event)
+
+
+def fate_text(event: Fate) -> str:
+    """What a successful attack did to its target (R8): ``destroyed``, ``converted to P1``,
+    ``teleported to x1 y2 z0``, ``teleported, destroyed on landing (out of sight)``, ..."""
+    if event.outcome is Outcome.CONVERT:
+        return f"converted to P{event.player}"
+    if event.outcome is Outcome.DESTROY:
+        return "destroyed"
+    if event.landing is None:  # onto a piece this reader cannot see (R6)
+        return "teleported, destroyed on landing (out of sight)"
+    end = ", destroyed there (occupied)" if event.destroyed else ""
+    return f"teleported to {cell_text(event.landing)}{end}"
+
+
+def _combat_text(event: Combat, name: Namer) -> str:
+    count = len(event.pieces)
+    by = f"{count} piece{'s' if count != 1 else ''}" if count else "unseen pieces"
+    text = (
+        f"P{event.player} attacks P{event.target_owner}'s {name(event.target)} at "
+        f"{cell_text(event.cell)} with {by}: {event.attack} vs {event.defence}"
+    )
+    if event.dropped:
+        text += " (dropped " + ", ".join(f"{name(p)}: {why}" for p, why in event.dropped) + ")"
+    return text if event.success else text + ", repelled"
+
+
+def describe(event: Event, name: Namer = plain_name) -> str:
+    """One line of plain text for any event."""
     match event:
         case Received(player, at):
             return f"P{player} order received at {at:.2f}s"
         case Rejected(player, order, reason):
-            return f"P{player} {order_text(order)}: rejected, {reason}"
+            return f"P{player} {order_text(order, name)}: rejected, {reason}"
         case Discarded(player, order, reason):
-            return f"P{player} {order_text(order)}: discarded, {reason}"
+            return f"P{player} {order_text(order, name)}: discarded, {reason}"
         case Moved(player, piece, src, dst):
-            return f"P{player} moves #{piece} {cell_text(src)} -> {cell_text(dst)}"
+            return f"P{player} {name(piece)} moves from {cell_text(src)} to {cell_text(dst)}"
         case Crushed(player, piece, victim, owner, cell):
-            mover = "an unseen piece" if piece is None else f"#{piece}"
-            crushed = "piece" if victim is None else f"#{victim}"
-            return f"P{player} {mover} crushes P{owner}'s invisible {crushed} on {cell_text(cell)}"
-        case Combat() as c:
-            verdict = "succeeds" if c.success else "fails"
-            dropped = ", ".join(f"#{p}: {why}" for p, why in c.dropped)
             return (
-                f"P{c.player} attacks P{c.target_owner}'s #{c.target} on {cell_text(c.cell)} "
-                f"with {','.join(f'#{p}' for p in c.pieces)}: {c.attack} vs {c.defence}, "
-                f"{verdict}" + (f" (dropped {dropped})" if dropped else "")
+                f"P{player} {name(piece)} crushes P{owner}'s invisible {name(victim)} at "
+                f"{cell_text(cell)}"
             )
-        case Fate(player, target, _, outcome, draw, landing, destroyed, _):
-            if outcome is Outcome.TELEPORT and landing is None:  # onto a piece not seen (R6)
-                what = "teleported and destroyed (landed on an occupied cell out of sight)"
-            elif outcome is Outcome.TELEPORT:
-                end = "and is destroyed (cell occupied)" if destroyed else "and survives"
-                what = f"teleported to {cell_text(landing)} {end}"
-            elif outcome is Outcome.CONVERT:
-                what = f"converted to P{player}"
-            else:
-                what = "destroyed"
-            return f"  draw {draw:.3f}: #{target} {what}"
-        case Eliminated(player, reason, at, by):
-            how = {"chief": f"lost its chief to P{by}", "timer": "ran out of time", "quit": "quit"}
-            pieces = elimination_pieces(event)
-            return f"P{player} ELIMINATED at {at:.2f}s: {how.get(reason, reason)}{pieces}"
+        case Combat():
+            return _combat_text(event, name)
+        case Fate(target=target, draw=draw):
+            return f"  draw {draw:.3f}: {name(target)} {fate_text(event)}"
+        case Eliminated(player=player, at=at):
+            return f"P{player} ELIMINATED at {at:.2f}s: {elimination_text(event)}"
         case Sent(sender, to, text):
             return f"P{sender} -> {'all' if to is None else f'P{to}'}: {text!r}"
         case Undelivered(sender, to, reason):
@@ -109,6 +177,25 @@ def describe(event: Event) -> str:
         case GameOver(result):
             return "GAME OVER: " + result_text(result)
     return repr(event)
+
+
+def story(events: Sequence[Event], name: Namer = plain_name) -> list[str]:
+    """A turn as a designer reads it (the viewer's caption): moves, crushes, attacks with their
+    outcome on the same line, eliminations and the end; receptions, timers and refusals left
+    out."""
+    lines: list[str] = []
+    for e in events:
+        if isinstance(e, Moved | Crushed | Combat):
+            lines.append(describe(e, name))
+        elif isinstance(e, Fate) and lines:
+            lines[-1] += f": {fate_text(e)}"
+        elif isinstance(e, Eliminated):
+            lines.append(f"P{e.player} ELIMINATED: {elimination_text(e)}")
+        elif isinstance(e, GameOver):
+            result = e.result
+            who = "draw" if result.winner is None else f"P{result.winner} wins"
+            lines.append(f"game over: {who} ({result.reason.value})")
+    return lines
 
 
 def summary_lines(
@@ -125,10 +212,8 @@ def summary_lines(
     winner = "draw" if result.winner is None else f"{seat[result.winner]} wins"
     lines = [f"result: {winner}, {result.reason.value}, after {result.turns} turns"]
     for turn, e in eliminations:
-        how = {"chief": f"chief taken by P{e.by}", "timer": "out of time", "quit": "quit"}
-        lines.append(
-            f"  turn {turn:4d}: {seat[e.player]} eliminated, {how.get(e.reason, e.reason)}"
-        )
+        how = ELIMINATED_BY[e.reason].format(by=e.by)
+        lines.append(f"  turn {turn:4d}: {seat[e.player]} eliminated, {how}")
     lines.append("pieces left (pieces, points of the budget):")
     for p in range(game.rules.players):
         mine = game.pieces(p)

@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from antipolix import __version__
 from antipolix.config import rules_from_dict, rules_to_dict
 from antipolix.end import EndReason, GameResult
 from antipolix.errors import AntipolixError, ReplayError
@@ -49,6 +48,7 @@ from antipolix.observation import Observation
 from antipolix.orders import Attack, Move, Order, Pass
 from antipolix.pieces import PieceType, Trait
 from antipolix.rules import Rules
+from antipolix.version import __version__
 
 if TYPE_CHECKING:
     from antipolix.agents.base import Agent, Decision

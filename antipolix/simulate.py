@@ -48,7 +48,6 @@ from typing import IO, Any
 
 import numpy as np
 
-from antipolix import __version__
 from antipolix.agents.army import item_name
 from antipolix.agents.base import Agent
 from antipolix.config import apply_overrides, rules_to_dict
@@ -70,6 +69,7 @@ from antipolix.results import (
     study_diff,
 )
 from antipolix.rules import Rules
+from antipolix.version import __version__
 
 GAME_BRANCH = 0  # game i plays from SeedSequence(seed, spawn_key=(i, GAME_BRANCH))
 SEAT_BRANCH = 1  # ... and is seated from SeedSequence(seed, spawn_key=(i, SEAT_BRANCH))

@@ -925,15 +925,15 @@ def test_cli_replay_show(recorded, capsys) -> None:
 @pytest.mark.parametrize(
     ("taken", "removed", "text"),
     [
-        ((5,), (), "lost its chief to P1, 1 piece goes to P1"),
-        ((5, 6), (), "lost its chief to P1, 2 pieces go to P1"),
-        ((), (7,), "ran out of time, 1 piece removed"),
+        ((5,), (), "chief taken by P1, 1 piece goes to P1"),
+        ((5, 6), (), "chief taken by P1, 2 pieces go to P1"),
+        ((), (7,), "out of time, 1 piece removed"),
     ],
 )
 def test_r8_elimination_line_counts_pieces_in_plain_english(taken, removed, text) -> None:
-    from antipolix.events import Eliminated
+    from antipolix.events import Eliminated, Elimination
     from antipolix.log import describe
 
-    reason = "timer" if removed else "chief"
+    reason = Elimination.TIMER if removed else Elimination.CHIEF
     line = describe(Eliminated(0, reason, 1.5, 1 if taken else None, taken, removed))
     assert line == f"P0 ELIMINATED at 1.50s: {text}"

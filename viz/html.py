@@ -41,11 +41,11 @@ from typing import Any
 
 import numpy as np
 
-from antipolix import __version__
 from antipolix.errors import ReplayError
 from antipolix.game import Game
 from antipolix.pieces import PieceType, Trait
 from antipolix.replay import Replay, load_replay
+from antipolix.version import __version__
 from viz.errors import ViewError
 from viz.outputs import check_output
 from viz.palette import (

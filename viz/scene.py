@@ -26,9 +26,9 @@ import numpy.typing as npt
 
 from antipolix.combat import Outcome
 from antipolix.errors import ReplayError
-from antipolix.events import Combat, Crushed, Eliminated, Event, Fate, GameOver, Moved
+from antipolix.events import Combat, Crushed, Eliminated, Event, Fate, Moved
 from antipolix.game import Game
-from antipolix.log import elimination_pieces
+from antipolix.log import piece_namer, story
 from antipolix.observation import UNKNOWN_TRAIT
 from antipolix.pieces import Piece, PieceType, Trait
 from antipolix.replay import Replay
@@ -352,14 +352,6 @@ def _arc(a: FloatArray, b: FloatArray, samples: int = 24) -> FloatArray:
     return a + (b - a) * t + np.array([0.0, 0.0, height]) * 4 * t * (1 - t)
 
 
-def _cell_text(cell: Cell | Sequence[int] | None) -> str:
-    """A cell ``(z, y, x)`` as the picture's axes name it: ``x3 y14 z7``."""
-    if cell is None:
-        return "-"
-    z, y, x = (int(c) for c in cell)
-    return f"x{x} y{y} z{z}"
-
-
 @dataclass
 class _EventDrawing:
     lines: list[Line] = field(default_factory=list)
@@ -391,17 +383,6 @@ def _draw_events(
 
     def piece(pid: int | None) -> Piece | None:
         return before.piece(pid) if pid is not None and board.row(pid) >= 0 else None
-
-    def name(pid: int | None) -> str:
-        if pid is None:  # a piece this player cannot see (R6)
-            return "unseen piece"
-        p = piece(pid)
-        if p is None:
-            return f"#{pid}"
-        kind = TYPE_NAMES[p.type]
-        if p.trait is not Trait.NONE and (fog is None or p.owner == fog):
-            kind = f"{p.trait.name.lower()} {kind}"
-        return f"{kind} #{pid}"
 
     def mark(kind: str, cell: Sequence[int], colour: str, pid: int | None = None) -> None:
         point = layout.point(cell)
@@ -445,22 +426,13 @@ def _draw_events(
         if isinstance(e, Moved):
             out.moves += 1
             line("move", e.src, e.dst, player_colour(e.player))
-            how = "moves"
             if max(abs(a - b) for a, b in zip(e.src, e.dst, strict=True)) > 2:
                 out.jumps.add(e.piece)  # through the teleporters (R5): no gliding across
-                how = "moves through its teleporters"
-            out.log.append(
-                f"P{e.player} {name(e.piece)} {how} from {_cell_text(e.src)} to {_cell_text(e.dst)}"
-            )
             pos[e.piece] = e.dst
         elif isinstance(e, Crushed):  # R6: a move onto an enemy invisible piece
             mark("crushed", e.cell, DANGER)
             mark("casualty", e.cell, player_colour(e.victim_owner), e.victim)
             label(e.cell, "invisible crushed")
-            out.log.append(
-                f"P{e.player} {name(e.piece)} crushes P{e.victim_owner}'s invisible "
-                f"{name(e.victim)} at {_cell_text(e.cell)}"
-            )
         elif isinstance(e, Combat):  # R8
             combat = e
             for pid in e.pieces:
@@ -468,13 +440,6 @@ def _draw_events(
                     line("attack", pos[pid], e.cell, player_colour(e.player))
             verdict = "" if e.success else ": repelled"
             label(e.cell, f"{e.attack} vs {e.defence}{verdict}")
-            count = len(e.pieces)
-            with_ = f"{count} piece{'s' if count != 1 else ''}" if count else "unseen pieces"
-            out.log.append(
-                f"P{e.player} attacks P{e.target_owner}'s {name(e.target)} at "
-                f"{_cell_text(e.cell)} with {with_}: {e.attack} vs {e.defence}"
-                + ("" if e.success else ", repelled")
-            )
         elif isinstance(e, Fate):
             cell = (
                 combat.cell
@@ -486,47 +451,30 @@ def _draw_events(
             if e.outcome is Outcome.DESTROY:
                 mark("destroyed", cell, DANGER)
                 mark("casualty", cell, player_colour(e.target_owner), e.target)
-                short = what = "destroyed"
+                short = "destroyed"
             elif e.outcome is Outcome.TELEPORT and e.landing is None:  # landed out of sight (R6)
                 mark("destroyed", cell, DANGER)
                 mark("casualty", cell, player_colour(e.target_owner), e.target)
-                what = "teleported, destroyed on landing (out of sight)"
                 short = "teleported, destroyed"
             elif e.outcome is Outcome.TELEPORT:
                 assert e.landing is not None
                 line("teleport", cell, e.landing, player_colour(e.target_owner))
                 out.jumps.add(e.target)
-                what = f"teleported to {_cell_text(e.landing)}"
                 short = "teleported"
                 if e.destroyed:
                     mark("casualty", cell, player_colour(e.target_owner), e.target)
                     mark("destroyed", e.landing, DANGER)
-                    what += ", destroyed there (occupied)"
                     short += ", destroyed on landing"
                 pos[e.target] = e.landing
             else:
                 mark("converted", cell, player_colour(e.player))
-                what, short = f"converted to P{e.player}", "converted"
+                short = "converted"
             label(cell, short, append=True)
-            if out.log:
-                out.log[-1] += f": {what}"
         elif isinstance(e, Eliminated):
-            how = {
-                "chief": f"chief lost to P{e.by}",
-                "timer": "out of time",
-                "quit": "quit",
-            }.get(e.reason, e.reason)
-            out.log.append(f"P{e.player} ELIMINATED: {how}{elimination_pieces(e)}")
             for pid in e.taken:
                 if pid in pos and e.by is not None:
                     mark("converted", pos[pid], player_colour(e.by))
-        elif isinstance(e, GameOver):
-            result = e.result
-            out.log.append(
-                "game over: "
-                + ("draw" if result.winner is None else f"P{result.winner} wins")
-                + f" ({result.reason.value})"
-            )
+    out.log = story(events, piece_namer(before, fog))
     return out
 
 

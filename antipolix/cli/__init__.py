@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from importlib.metadata import entry_points
 from typing import NoReturn
 
-from antipolix import __version__
 from antipolix.cli import balance, play, replay, simulate
 from antipolix.errors import AntipolixError
+from antipolix.version import __version__
 
 MODULES = [play, replay, simulate, balance]
 

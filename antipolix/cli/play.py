@@ -24,7 +24,7 @@ from antipolix.config import apply_overrides
 from antipolix.errors import SimulationError
 from antipolix.events import Combat, Eliminated, Event, Received, TimerChanged
 from antipolix.game import Game, TurnReport
-from antipolix.log import describe, summary_lines
+from antipolix.log import describe, piece_namer, summary_lines
 from antipolix.pieces import Piece
 from antipolix.play import PlayedGame, play_game
 from antipolix.replay import Replay, ReplayWriter
@@ -101,8 +101,9 @@ def army_text(pieces: Sequence[Piece]) -> str:
     return ", ".join(f"{n}× {k}" for k, n in sorted(counts.items()))
 
 
-def _turn_lines(events: Sequence[Event]) -> list[str]:
-    return [describe(e) for e in events if not isinstance(e, Received | TimerChanged)]
+def _turn_lines(game: Game, events: Sequence[Event]) -> list[str]:
+    name = piece_namer(game)
+    return [describe(e, name) for e in events if not isinstance(e, Received | TimerChanged)]
 
 
 def play_and_print(
@@ -123,7 +124,7 @@ def play_and_print(
     def on_turn(game: Game, report: TurnReport, decisions: Mapping[int, Decision]) -> None:
         eliminations.extend((report.turn, e) for e in report.events if isinstance(e, Eliminated))
         if log:
-            lines = _turn_lines(report.events) or ["all pass"]
+            lines = _turn_lines(game, report.events) or ["all pass"]
             print(f"turn {report.turn:4d}: {lines[0]}")
             for line in lines[1:]:
                 print(" " * 12 + line)

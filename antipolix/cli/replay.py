@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from antipolix.events import Eliminated
-from antipolix.log import describe, summary_lines
+from antipolix.log import describe, piece_namer, summary_lines
 from antipolix.replay import load_replay
 
 
@@ -53,8 +53,9 @@ def run_show(args: argparse.Namespace) -> int:
     for report in replay:
         eliminations += [(report.turn, e) for e in report.events if isinstance(e, Eliminated)]
         if args.log:
+            name = piece_namer(replay.state_at(report.turn - 1))
             for e in report.events:
-                print(f"turn {report.turn:4d}: {describe(e)}")
+                print(f"turn {report.turn:4d}: {describe(e, name)}")
     for line in summary_lines(replay.state_at(replay.last_turn), replay.agents, eliminations):
         print(line)
     return 0
