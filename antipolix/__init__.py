@@ -20,9 +20,8 @@ from antipolix.orders import Attack, Move, Order, Pass
 from antipolix.pieces import Piece, PieceType, Trait, TraitCosts, TypeSpec, TypeTable
 from antipolix.play import play
 from antipolix.replay import Replay, load_replay
-from antipolix.results import Results
 from antipolix.rules import Rules
-from antipolix.simulate import simulate
+from antipolix.runner import Results, simulate
 from antipolix.version import __version__
 
 __all__ = [

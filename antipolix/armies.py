@@ -14,23 +14,14 @@ cells apart (no piece starts adjacent to an enemy).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from math import floor
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from antipolix.errors import ChiefError, OverBudgetError
-from antipolix.pieces import PieceType, Trait
 from antipolix.world import Cell, IntArray, Shape
-
-if TYPE_CHECKING:  # the rules module imports this one
-    from antipolix.rules import Rules
-
-ArmyItem = tuple[PieceType, Trait]
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,17 +211,3 @@ def budget_from_credits(shape: Shape, players: int, credits_per_100: float) -> i
     """R3 default budget: ``floor(credits_per_100 × P·N·N / 100 / n)``, computed exactly."""
     cells = shape[0] * shape[1] * shape[2]
     return floor(Fraction(str(credits_per_100)) * cells / 100 / players)
-
-
-def check_army(player: int, army: Sequence[ArmyItem], rules: Rules) -> None:
-    """R3: exactly one chief and total cost <= budget, or raise an :class:`ArmyError`."""
-    chiefs = sum(1 for _, trait in army if trait is Trait.CHIEF)
-    if chiefs == 0:
-        raise ChiefError(f"player {player}'s army has no chief (R3: exactly one chief)")
-    if chiefs > 1:
-        raise ChiefError(f"player {player}'s army has {chiefs} chiefs (R3: exactly one chief)")
-    cost = sum(rules.piece_cost(kind, trait) for kind, trait in army)
-    if cost > rules.army_budget:
-        raise OverBudgetError(
-            f"player {player}'s army costs {cost}, over the budget of {rules.army_budget} (R3)"
-        )

@@ -123,7 +123,6 @@ except ImportError as exc:  # pragma: no cover - only without the extra
 from antipolix.agents import agent_named
 from antipolix.agents.army import ArmyPolicy, RandomArmy, checked_army
 from antipolix.agents.base import Agent, Decision, View
-from antipolix.armies import ArmyItem
 from antipolix.combat import Outcome
 from antipolix.end import EndReason, GameResult
 from antipolix.errors import AgentError, AntipolixError, PhaseError, RulesError
@@ -131,7 +130,7 @@ from antipolix.events import Combat, Crushed, Eliminated, Event, Fate, Moved, Re
 from antipolix.game import Game
 from antipolix.observation import Observation
 from antipolix.orders import Attack, Move, Order, Pass
-from antipolix.pieces import PieceType, Trait
+from antipolix.pieces import ArmyItem, PieceType, Trait
 from antipolix.rules import Rules
 from antipolix.world import as_cell
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from antipolix.armies import ArmyItem, Zone, check_army
+from antipolix.armies import Zone
 from antipolix.combat import (
     Outcome,
     attack_power,
@@ -72,7 +72,7 @@ from antipolix.orders import normalise as normalise_order
 from antipolix.pieces import CHIEF as _CHIEF
 from antipolix.pieces import FORTRESS as _FORTRESS
 from antipolix.pieces import INVISIBLE as _INVISIBLE
-from antipolix.pieces import Piece, PieceType, Trait
+from antipolix.pieces import ArmyItem, Piece, PieceType, Trait
 from antipolix.reach import Network, reach_cells, reaches
 from antipolix.rules import Rules
 from antipolix.state import ALL_OWNERS, Board
@@ -320,7 +320,7 @@ class Game:
             raise PlacementError(
                 f"player {player} has already placed pieces; place_army places a whole army"
             )
-        check_army(player, items, self.rules)
+        self.rules.check_army(player, items)
         if cells is not None:
             if len(cells) != len(items):
                 raise PlacementError(f"player {player}: {len(items)} pieces but {len(cells)} cells")
@@ -345,7 +345,7 @@ class Game:
                 (PieceType(int(self.board.kind[p])), Trait(int(self.board.trait[p])))
                 for p in self.board.pieces_of(player)
             ]
-            check_army(player, army, self.rules)
+            self.rules.check_army(player, army)
         if self.rules.timers:
             self._clock = Clock({p: self.rules.initial_timer for p in self._living})
         self.phase = Phase.PLAY

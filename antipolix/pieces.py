@@ -36,6 +36,8 @@ class Trait(enum.IntEnum):
     CHIEF = 3  # exactly one per player; losing it eliminates the player (R8)
 
 
+ArmyItem = tuple[PieceType, Trait]  # one piece of an army: its type and its trait (R2, R3)
+
 # Plain-int codes for hot loops (enum attribute access is slow on Python 3.11).
 FORTRESS = int(PieceType.FORTRESS)
 INVISIBLE = int(Trait.INVISIBLE)

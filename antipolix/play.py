@@ -20,12 +20,11 @@ import numpy as np
 from antipolix.agents import agent_named
 from antipolix.agents.army import ItemLike, checked_army
 from antipolix.agents.base import Agent, Decision
-from antipolix.armies import ArmyItem
 from antipolix.end import GameResult
 from antipolix.errors import AgentError, AntipolixError
 from antipolix.game import Game, SeedLike, TurnReport
 from antipolix.orders import Attack, Move, Pass
-from antipolix.pieces import Piece
+from antipolix.pieces import ArmyItem, Piece
 from antipolix.rules import Rules
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ file name ends in ``.gz`` (``game.apx.json.gz``). Data only, never code. The lin
 1. ``{"type": "header", "format": "antipolix-replay", "version": 2, "engine": "0.2.0",
    "rules": {...}, "agents": [{"name", "params", "army"}, ...], "armies": [...] | null,
    "seed": {"entropy": int, "spawn_key": [int, ...]}}`` — rules in the dict form of
-   :mod:`antipolix.config`; ``armies`` are armies given to :func:`antipolix.play`, if any.
+   :mod:`antipolix.codec`; ``armies`` are armies given to :func:`antipolix.play`, if any.
 2. ``{"type": "placement", "pieces": [{"id", "owner", "type", "trait", "cell"}, ...]}`` — every
    piece in the order it was placed (seat by seat), with its identifier (R6).
 3. One line per turn: ``{"type": "turn", "turn": t, "orders": {seat: order}, "think":
@@ -38,14 +38,24 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from antipolix.config import rules_from_dict, rules_to_dict
+from antipolix.codec import (
+    cell_from_list,
+    item_name,
+    message_from_dict,
+    message_to_dict,
+    order_from_dict,
+    order_to_dict,
+    parse_item,
+    rules_from_dict,
+    rules_to_dict,
+)
 from antipolix.end import EndReason, GameResult
 from antipolix.errors import AntipolixError, ReplayError
 from antipolix.events import Event
 from antipolix.game import Game, TurnReport
 from antipolix.messages import Command, Message
 from antipolix.observation import Observation
-from antipolix.orders import Attack, Move, Order, Pass
+from antipolix.orders import Order
 from antipolix.pieces import PieceType, Trait
 from antipolix.rules import Rules
 from antipolix.version import __version__
@@ -56,51 +66,6 @@ if TYPE_CHECKING:
 FORMAT = "antipolix-replay"
 VERSION = 2  # 2: piece identifiers say nothing of placement order (R6)
 CHECKPOINT_EVERY = 32  # turns between saved states, so state_at never re-plays more than this
-
-
-# -- orders and messages as data ----------------------------------------------------------------
-
-
-def order_to_dict(order: Order) -> dict[str, Any]:
-    if isinstance(order, Move):
-        return {"kind": "Move", "piece": int(order.piece), "cell": [int(c) for c in order.cell]}
-    if isinstance(order, Attack):
-        return {
-            "kind": "Attack",
-            "pieces": [int(p) for p in order.pieces],
-            "cell": [int(c) for c in order.cell],
-        }
-    return {"kind": "Pass"}
-
-
-def order_from_dict(data: Any) -> Order:
-    kind = data["kind"]
-    if kind == "Move":
-        return Move(int(data["piece"]), _cell(data["cell"]))
-    if kind == "Attack":
-        return Attack([int(p) for p in data["pieces"]], _cell(data["cell"]))
-    if kind == "Pass":
-        return Pass()
-    raise ValueError(f"unknown order kind {kind!r}")
-
-
-def message_to_dict(item: Message | Command) -> dict[str, Any]:
-    if isinstance(item, Command):
-        return {"kind": "Command", "command": item.value}
-    return {"kind": "Message", "text": item.text, "to": item.to}
-
-
-def message_from_dict(data: Any) -> Message | Command:
-    if data["kind"] == "Command":
-        return Command(data["command"])
-    if data["kind"] == "Message":
-        return Message(str(data["text"]), None if data["to"] is None else int(data["to"]))
-    raise ValueError(f"unknown message kind {data['kind']!r}")
-
-
-def _cell(value: Any) -> tuple[int, int, int]:
-    z, y, x = (int(v) for v in value)
-    return z, y, x
 
 
 def _events(report: TurnReport) -> list[dict[str, Any]]:
@@ -133,8 +98,6 @@ class ReplayWriter:
         self._lines: list[bytes] = []
 
     def start(self, game: Game, agents: Sequence[Agent], armies: Any) -> None:
-        from antipolix.agents.army import item_name, parse_item
-
         seed = game.seed
         header = {
             "type": "header",
@@ -490,7 +453,7 @@ class Replay:
                 int(piece["owner"]),
                 PieceType[piece["type"]],
                 Trait[piece["trait"]],
-                _cell(piece["cell"]),
+                cell_from_list(piece["cell"]),
             )
             if pid != piece["id"]:
                 raise ReplayError(

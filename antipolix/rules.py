@@ -14,6 +14,7 @@ Change options with :func:`dataclasses.replace`, which validates again.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
@@ -22,8 +23,8 @@ import numpy as np
 import numpy.typing as npt
 
 from antipolix.armies import Zone, budget_from_credits, home_zones, smallest_board_with_zones
-from antipolix.errors import RulesError
-from antipolix.pieces import PieceType, Trait, TraitCosts, TypeTable
+from antipolix.errors import ChiefError, OverBudgetError, RulesError
+from antipolix.pieces import ArmyItem, PieceType, Trait, TraitCosts, TypeTable
 from antipolix.world import Shape
 
 
@@ -184,3 +185,16 @@ class Rules:
     def piece_cost(self, kind: PieceType, trait: Trait) -> int:
         """R2: type cost + trait cost."""
         return self.piece_types.cost(kind) + self.trait_costs.cost(trait)
+
+    def check_army(self, player: int, army: Sequence[ArmyItem]) -> None:
+        """R3: exactly one chief and total cost <= budget, or raise an :class:`ArmyError`
+        naming the player and the reason."""
+        chiefs = sum(1 for _, trait in army if trait is Trait.CHIEF)
+        if chiefs != 1:
+            found = "no chief" if chiefs == 0 else f"{chiefs} chiefs"
+            raise ChiefError(f"player {player}'s army has {found} (R3: exactly one chief)")
+        cost = sum(self.piece_cost(kind, trait) for kind, trait in army)
+        if cost > self.army_budget:
+            raise OverBudgetError(
+                f"player {player}'s army costs {cost}, over the budget of {self.army_budget} (R3)"
+            )

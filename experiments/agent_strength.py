@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -35,6 +34,7 @@ from antipolix import Rules
 from antipolix.agents import Agent, GreedyAgent, PlannerAgent, RandomAgent
 from antipolix.end import EndReason
 from antipolix.play import play_game
+from antipolix.stats import wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "experiments" / "results" / "agent_strength.md"
@@ -87,14 +87,12 @@ def play_greedy4(seed: int) -> tuple[int | None, str, int]:
     return result.winner, result.reason.name, result.turns
 
 
-def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """95 % Wilson score interval of a binomial proportion."""
+def wilson(wins: int, n: int) -> tuple[float, float]:
+    """95 % Wilson score interval of a binomial proportion ((0, 1) when n is 0)."""
     if n == 0:
         return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    lo, hi = wilson_interval(wins, n)
+    return float(lo), float(hi)
 
 
 def markdown(header: list[str], rows: list[list[str]]) -> str:

@@ -29,8 +29,11 @@ from concurrent.futures import ProcessPoolExecutor
 
 from antipolix import Rules, simulate
 from antipolix.agents import GreedyAgent
-from antipolix.results import DETERMINISTIC_COLUMNS, Chunk, Results
-from antipolix.simulate import play_chunk
+from antipolix.runner import Results
+from antipolix.runner.games import play_chunk
+from antipolix.runner.rows import DETERMINISTIC_COLUMNS
+from antipolix.runner.store import Chunk
+from antipolix.runner.study import make_study
 
 
 def run(mode: str, games: int, seed: int, chunk_size: int | None) -> Results:
@@ -47,9 +50,7 @@ def run(mode: str, games: int, seed: int, chunk_size: int | None) -> Results:
 
 def pool(games: int, seed: int, processes: int, chunk: int) -> float:
     """Games/s of the same games on plain processes (no Ray): what this machine gives at best."""
-    from antipolix.simulate import _study
-
-    _, payload = _study(Rules(), ["greedy"] * 4, games, seed, False, False)
+    _, payload = make_study(Rules(), ["greedy"] * 4, games, seed, False, False)
     chunks = [Chunk(0, a, min(a + chunk, games)) for a in range(0, games, chunk)]
     began = time.perf_counter()
     with ProcessPoolExecutor(processes) as ex:

@@ -29,14 +29,8 @@ from antipolix.agents import (
     agent_from_spec,
     agent_named,
 )
-from antipolix.agents.army import (
-    MAX_FREE_PIECES,
-    checked_army,
-    item_name,
-    parse_item,
-    policy_from_spec,
-)
-from antipolix.armies import check_army
+from antipolix.agents.army import MAX_FREE_PIECES, checked_army, policy_from_spec
+from antipolix.codec import item_name, parse_item
 from antipolix.errors import AgentError, ArmyError, ChiefError, OverBudgetError
 from antipolix.pieces import TraitCosts, TypeSpec, TypeTable
 from antipolix.play import play_game
@@ -101,7 +95,7 @@ def assert_valid_army(rules: Rules, army) -> None:
     """R2, R3: exactly one chief, total cost within the budget (the engine's own check too)."""
     assert sum(1 for _, t in army if t is CHIEF) == 1
     assert cost_of(rules, army) <= rules.army_budget
-    check_army(0, army, rules)
+    rules.check_army(0, army)
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))

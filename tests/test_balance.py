@@ -17,7 +17,7 @@ from antipolix.balance.fit import check_rules
 from antipolix.balance.report import conclusion, measures_table
 from antipolix.balance.values import ValueEstimate, kind_cost
 from antipolix.cli import main
-from antipolix.config import apply_overrides
+from antipolix.codec import apply_overrides
 from antipolix.pieces import TypeSpec
 
 

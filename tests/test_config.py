@@ -1,4 +1,4 @@
-"""Rules as plain data (antipolix.config): dict form, TOML files, ``KEY=VALUE`` overrides.
+"""Rules as plain data (antipolix.codec): dict form, TOML files, ``KEY=VALUE`` overrides.
 
 Everything goes through :func:`rules_from_dict`, so bad values are refused exactly as
 :class:`~antipolix.Rules` refuses them, and unknown options are named.
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from antipolix import Rules
-from antipolix.config import (
+from antipolix.codec import (
     apply_overrides,
     load_rules_file,
     parse_override,

@@ -12,7 +12,7 @@ import pytest
 from antipolix import Rules
 from antipolix.cli import main
 from antipolix.cli.common import checked_rules
-from antipolix.config import apply_overrides
+from antipolix.codec import apply_overrides
 from antipolix.errors import RulesError, SeedError, SimulationError
 from antipolix.limits import (
     MAX_CELLS,
@@ -23,7 +23,7 @@ from antipolix.limits import (
     game_size,
     size_warning,
 )
-from antipolix.simulate import simulate
+from antipolix.runner import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = ["--rule", "shape=4,8,8"]

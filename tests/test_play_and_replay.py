@@ -21,9 +21,8 @@ import pytest
 
 from antipolix import Game, Move, Pass, Rules, __version__, load_replay, play
 from antipolix.agents import Agent, Decision, GivenArmy, GreedyAgent, RandomAgent
-from antipolix.agents.army import parse_item
 from antipolix.cli import main
-from antipolix.config import rules_from_dict
+from antipolix.codec import parse_item, rules_from_dict
 from antipolix.errors import AgentError, ReplayError
 from antipolix.pieces import Trait, TypeSpec, TypeTable
 from antipolix.play import play_game

@@ -1,4 +1,4 @@
-"""The batch runner (antipolix.simulate): seeds by game index (R12), rows identical whatever the
+"""The batch runner (antipolix.runner): seeds by game index (R12), rows identical whatever the
 chunking or the mode (serial, Ray with 1 or 2 workers), grids, resume, results helpers, bad
 input refused before any work, and the ``antipolix simulate`` command."""
 
@@ -19,25 +19,18 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from antipolix import Results, Rules, simulate
+from antipolix import PieceType, Results, Rules, Trait, simulate
 from antipolix.agents import GivenArmy, GreedyAgent, RandomAgent
 from antipolix.cli import main
-from antipolix.config import apply_overrides
+from antipolix.codec import apply_overrides, rules_overrides
 from antipolix.errors import AgentError, RulesError, SimulationError
 from antipolix.play import play_game
 from antipolix.replay import load_replay
-from antipolix.results import DETERMINISTIC_COLUMNS, STUDY_FILE, wilson_interval
-from antipolix.simulate import (
-    MAX_CHUNKS,
-    Chunk,
-    ChunkOutput,
-    Planner,
-    Store,
-    game_seed,
-    rules_grid,
-    rules_overrides,
-    seat_order,
-)
+from antipolix.runner import game_seed, rules_grid, seat_order
+from antipolix.runner.rows import DETERMINISTIC_COLUMNS
+from antipolix.runner.sizing import MAX_CHUNKS, ChunkSizer
+from antipolix.runner.store import STUDY_FILE, Chunk, Store
+from antipolix.stats import wilson_interval
 
 SMALL = Rules(shape=(4, 8, 8), players=2, max_turns=100)
 AGENTS = [GreedyAgent(), RandomAgent()]
@@ -209,14 +202,25 @@ def test_rules_overrides_round_trip_through_apply_overrides() -> None:
 
 def test_results_table_and_helpers(reference: Results) -> None:
     df = reference.to_pandas()
+    items = [f"n_{kind}{suffix}" for kind in ("army", "hovercraft", "fortress")
+             for suffix in ("", "_invisible", "_teleporter", "_chief")]  # fmt: skip
     assert list(df.columns) == [
-        "variant", "overrides", "game", "seed", "players", "seats", "agents", "armies",
+        "variant", "overrides", "game", "seed", "players", "seats", "agents",
         "army_cost", "winner", "winner_agent", "reason", "turns", "elimination_order",
-        "pieces_left", "cost_left", "seconds",
+        "pieces_left", "cost_left", "seconds", *items,
     ]  # fmt: skip
     assert str(df["winner"].dtype) == "Int64" and (df["seconds"] > 0).all()
     assert all(c <= SMALL.army_budget for costs in df["army_cost"] for c in costs)
-    assert all(a.split(",")[0].endswith("+chief") for armies in df["armies"] for a in armies)
+    # armies are counts a pandas user filters on: one chief per seat, costs that add up (R2, R3)
+    chiefs = df["n_army_chief"].map(np.array) + df["n_hovercraft_chief"].map(np.array)
+    assert all((c == 1).all() for c in chiefs)
+    cost = {f"n_{k.name.lower()}{'' if t is Trait.NONE else '_' + t.name.lower()}":
+            SMALL.piece_cost(k, t) for k in PieceType for t in Trait}  # fmt: skip
+    for _, row in df.iterrows():
+        spent = sum(np.array(row[c]) * v for c, v in cost.items())
+        assert spent.tolist() == list(row["army_cost"])
+    with_fortress = df[df["n_fortress"].map(sum) > 0]  # filtering needs no parsing
+    assert len(with_fortress) < len(df)
     by_agent = reference.win_rates("agent").set_index("agent")
     wins = df["winner_agent"].value_counts()
     draws = int(df["winner"].isna().sum())
@@ -339,10 +343,10 @@ def test_progress_moves_within_seconds_however_many_games(tmp_path: Path) -> Non
         simulate(SMALL, AGENTS, 10**11, seed=5, workers=0, out=tmp_path, progress=progress)
     assert [d for d, _ in seen] == [0, 1, 2, 3]
     assert seen[-1][1] < 10.0
-    planner = Planner([Chunk(0, 0, 10**11)], None, workers=2, total=10**11)
+    planner = ChunkSizer([Chunk(0, 0, 10**11)], None, workers=2, total=10**11)
     first = planner.next()
     assert first is not None and first.games <= 4
-    planner.record(ChunkOutput(first, {"seconds": [0.1] * first.games}))
+    planner.record(first.games, 0.1 * first.games)
     second = planner.next()
     assert second is not None and second.games * 0.1 <= 90  # a task lasts 90 s at most
 
@@ -362,12 +366,11 @@ def test_a_second_run_on_the_same_out_is_refused_while_the_first_runs(tmp_path: 
 
 
 def test_a_million_games_make_a_bounded_number_of_chunks() -> None:
-    planner = Planner([Chunk(0, 0, 1_000_000)], None, workers=2, total=1_000_000)
+    planner = ChunkSizer([Chunk(0, 0, 1_000_000)], None, workers=2, total=1_000_000)
     chunks = []
     while (chunk := planner.next()) is not None:
         chunks.append(chunk)
-        columns = {"seconds": [0.4] * chunk.games}  # as if each game took 0.4 s
-        planner.record(ChunkOutput(chunk, columns))
+        planner.record(chunk.games, 0.4 * chunk.games)  # as if each game took 0.4 s
     assert chunks[0].start == 0 and chunks[-1].stop == 1_000_000
     assert all(a.stop == b.start for a, b in itertools.pairwise(chunks))
     assert len(chunks) <= MAX_CHUNKS + 50
@@ -375,11 +378,11 @@ def test_a_million_games_make_a_bounded_number_of_chunks() -> None:
 
 
 def test_automatic_chunks_last_seconds_and_shrink_at_the_end() -> None:
-    planner = Planner([Chunk(0, 0, 2000)], None, workers=2, total=2000)
+    planner = ChunkSizer([Chunk(0, 0, 2000)], None, workers=2, total=2000)
     sizes = []
     while (chunk := planner.next()) is not None:
         sizes.append(chunk.games)
-        planner.record(ChunkOutput(chunk, {"seconds": [0.5] * chunk.games}))
+        planner.record(chunk.games, 0.5 * chunk.games)
     assert sizes[0] == 4 and max(sizes) == 10  # 5 s tasks at 0.5 s per game
     assert sizes[-1] == 1 and sum(sizes) == 2000
 

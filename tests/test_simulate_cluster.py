@@ -17,7 +17,7 @@ import pytest
 
 from antipolix import Results, Rules, simulate
 from antipolix.agents import GreedyAgent
-from antipolix.results import DETERMINISTIC_COLUMNS
+from antipolix.runner.rows import DETERMINISTIC_COLUMNS
 
 GAMES = 60
 SEED = 13

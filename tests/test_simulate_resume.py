@@ -14,7 +14,7 @@ import pytest
 
 from antipolix import Results, Rules, simulate
 from antipolix.agents import GreedyAgent, RandomAgent
-from antipolix.results import DETERMINISTIC_COLUMNS
+from antipolix.runner.rows import DETERMINISTIC_COLUMNS
 
 GAMES = 120
 SEED = 9

@@ -8,7 +8,7 @@ Three policies, all small picklable objects and all drawing only from the agent'
 - :class:`GivenArmy`: an explicit list of pieces.
 
 Items are ``(PieceType, Trait)`` pairs or their names, ``"hovercraft"``, ``"army+invisible"``,
-``"army+chief"`` (:func:`parse_item`).
+``"army+chief"`` (:func:`antipolix.codec.parse_item`).
 
 >>> from antipolix import Rules
 >>> import numpy as np
@@ -25,41 +25,14 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from antipolix.armies import ArmyItem, check_army
+from antipolix.codec import item_name, parse_item
 from antipolix.errors import ArmyError
-from antipolix.pieces import PieceType, Trait
+from antipolix.pieces import ArmyItem, PieceType, Trait
 from antipolix.rules import Rules
 
 ItemLike = ArmyItem | str
 
 MAX_FREE_PIECES = 64  # pieces that cost nothing (a rules variant) are bought up to this count
-
-
-def parse_item(item: object) -> ArmyItem:
-    """``"hovercraft+invisible"`` or ``(PieceType.HOVERCRAFT, Trait.INVISIBLE)`` → the pair."""
-    if isinstance(item, str):
-        kind, _, trait = item.strip().lower().partition("+")
-        try:
-            return PieceType[kind.upper()], Trait[(trait or "none").upper()]
-        except KeyError:
-            raise ArmyError(
-                f"unknown army item {item!r}: write TYPE or TYPE+TRAIT with TYPE one of "
-                "army, hovercraft, fortress and TRAIT one of invisible, teleporter, chief"
-            ) from None
-    try:
-        kind, trait = item  # type: ignore[misc]
-        return PieceType(int(kind)), Trait(int(trait))
-    except (TypeError, ValueError):
-        raise ArmyError(
-            f"an army item is a (PieceType, Trait) pair or a name like 'army+invisible', "
-            f"got {item!r}"
-        ) from None
-
-
-def item_name(item: ArmyItem) -> str:
-    """``(HOVERCRAFT, INVISIBLE)`` → ``"hovercraft+invisible"``; no suffix for trait none."""
-    kind, trait = item
-    return kind.name.lower() + ("" if trait is Trait.NONE else "+" + trait.name.lower())
 
 
 class ArmyPolicy(Protocol):
@@ -255,5 +228,5 @@ def policy_from_spec(spec: Mapping[str, Any]) -> ArmyPolicy:
 def checked_army(rules: Rules, seat: int, items: Iterable[ItemLike]) -> list[ArmyItem]:
     """Parse ``items`` and check them against the rules (R3); errors name the seat."""
     army = [parse_item(i) for i in items]
-    check_army(seat, army, rules)
+    rules.check_army(seat, army)
     return army

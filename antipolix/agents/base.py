@@ -25,13 +25,12 @@ import numpy as np
 import numpy.typing as npt
 
 from antipolix.agents.army import ArmyPolicy, RandomArmy
-from antipolix.armies import ArmyItem
 from antipolix.messages import Command, Message
 from antipolix.observation import Observation
 from antipolix.orders import Order, Pass
 from antipolix.pieces import CHIEF as _CHIEF
 from antipolix.pieces import TELEPORTER as _TELEPORTER
-from antipolix.pieces import PieceType
+from antipolix.pieces import ArmyItem, PieceType
 from antipolix.reach import Network, cached_network, destinations, reach_cells
 from antipolix.rules import Rules
 from antipolix.world import IntArray, indices

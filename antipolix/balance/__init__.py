@@ -10,7 +10,8 @@ priced kind with its cost and its value in budget points, 95 % interval); ``fit_
 games (Parquet), the costs (CSV, JSON), plots and a one-page report.
 """
 
-from antipolix.balance.fit import CostFit, balancing_agent, estimate_values, fit_costs
+from antipolix.balance.fit import balancing_agent, estimate_values, fit_costs
+from antipolix.balance.study import CostFit
 from antipolix.balance.values import KINDS, BalanceError, ValueEstimate, estimate, kind_counts
 
 __all__ = [

@@ -12,18 +12,24 @@ is 1 within its 95 % interval or the iteration limit is reached.
 from __future__ import annotations
 
 import copy
-import json
 import math
-import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
 from antipolix.agents import Agent, RandomArmy, agent_named
+from antipolix.balance.report import write_report
+from antipolix.balance.study import (
+    STUDY_FORMAT,
+    CostFit,
+    balanced,
+    open_study,
+    save_costs,
+    set_aside,
+)
 from antipolix.balance.values import (
     BalanceError,
     ValueEstimate,
@@ -31,16 +37,16 @@ from antipolix.balance.values import (
     kind_cost,
     players_table,
     priced_kinds,
+    seat_kinds,
 )
-from antipolix.config import apply_overrides, rules_to_dict
+from antipolix.checks import is_int
+from antipolix.codec import rules_to_dict, with_options
 from antipolix.errors import AntipolixError
 from antipolix.limits import check_seed, check_size
-from antipolix.results import STUDY_FILE, read_study
 from antipolix.rules import Rules
+from antipolix.runner import simulate
 
 SPEND = (0.3, 1.0)  # share of the budget each random army spends, drawn uniformly
-STUDY_FORMAT = "antipolix-balance"
-SUPERSEDED = "superseded"  # iterations played at costs a grown study no longer reaches
 Progress = Callable[[str], None]
 
 
@@ -66,10 +72,8 @@ def play_games(
     progress: bool = False,
 ) -> pd.DataFrame:
     """Play ``games`` games with ``agent`` in every seat (seats shuffled per game); one row per
-    game: ``game``, ``winner`` (seat or None), ``reason``, ``turns``, ``armies`` (per seat, the
-    item names as placed)."""
-    from antipolix.simulate import simulate
-
+    game: ``game``, ``winner`` (seat or None), ``reason``, ``turns``, ``kinds`` (per seat, its
+    pieces counted by priced kind, :func:`~antipolix.balance.values.item_kinds`)."""
     results = simulate(
         rules,
         [agent] * rules.players,
@@ -87,7 +91,7 @@ def play_games(
             "winner": [None if pd.isna(w) else int(w) for w in frame["winner"]],
             "reason": frame["reason"].to_numpy(),
             "turns": frame["turns"].to_numpy(),
-            "armies": [[a.split(",") for a in armies] for armies in frame["armies"]],
+            "kinds": seat_kinds(frame),
         }
     )
 
@@ -111,8 +115,7 @@ def estimate_values(
     check_rules(rules)
     seed = check_seed(seed)
     check_size(rules)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise BalanceError(f"games must be a positive integer, got {games!r}")
+    _check_count(games, "games")
     began = time.perf_counter()
     played = play_games(
         rules,
@@ -125,7 +128,7 @@ def estimate_values(
     )
     fitting = time.perf_counter()
     table = players_table(
-        played["game"].tolist(), played["winner"].tolist(), played["armies"].tolist()
+        played["game"].tolist(), played["winner"].tolist(), played["kinds"].tolist()
     )
     result = estimate(table, rules)
     return ValueEstimate(
@@ -181,65 +184,9 @@ def _costs(rules: Rules) -> dict[str, int]:
 
 def _with_costs(rules: Rules, costs: dict[str, int]) -> Rules:
     try:
-        return apply_overrides(rules, [f"{k}.cost={v}" for k, v in costs.items()])
+        return with_options(rules, [(f"{k}.cost", v) for k, v in costs.items()])
     except AntipolixError as exc:
         raise BalanceError(f"the cost table {costs} is not valid: {exc}") from None
-
-
-@dataclass
-class CostFit:
-    """A finished (or stopped) cost fit: per iteration, the costs used, the value estimates and
-    the games; ``proposed`` is the cost table to use next."""
-
-    rules: Rules
-    agent_name: str
-    costs: list[dict[str, int]] = field(default_factory=list)
-    estimates: list[ValueEstimate] = field(default_factory=list)
-    games: list[pd.DataFrame] = field(default_factory=list)
-    proposed: dict[str, int] = field(default_factory=dict)
-    converged: bool = False
-    description: str = ""
-    method: str = ""
-
-    @property
-    def unestimated(self) -> dict[str, str]:
-        """Kinds the last iteration's games could not price, with the reason (their costs are
-        left as they are and the fit cannot be converged)."""
-        return self.estimates[-1].unestimated if self.estimates else {}
-
-    @property
-    def verdict(self) -> str:
-        """One line: converged, or why not."""
-        if self.converged:
-            return "converged"
-        if self.unestimated:
-            return f"not converged: {', '.join(self.unestimated)} could not be estimated"
-        if self.costs and self.proposed == self.costs[-1]:
-            return "not converged: whole-point costs cannot get closer"
-        return "not converged (iteration limit)"
-
-    @property
-    def iterations(self) -> pd.DataFrame:
-        """Every iteration's value table, with an ``iteration`` column."""
-        return pd.concat(
-            [e.table.assign(iteration=i) for i, e in enumerate(self.estimates)], ignore_index=True
-        )
-
-    def costs_table(self) -> pd.DataFrame:
-        """One row per iteration: the costs used and whether every ratio was 1 within its CI."""
-        rows: list[dict[str, Any]] = []
-        for i, (costs, est) in enumerate(zip(self.costs, self.estimates, strict=True)):
-            rows.append({"iteration": i, **costs, "balanced": _balanced(est)})
-        rows.append({"iteration": "proposed", **self.proposed, "balanced": None})
-        return pd.DataFrame(rows)
-
-
-def _balanced(est: ValueEstimate) -> bool:
-    """Every priced kind estimated, and its value per cost point 1 within its interval."""
-    t = est.table
-    if est.unestimated:
-        return False
-    return bool(((t["ratio_low"] <= 1.0) & (t["ratio_high"] >= 1.0)).all())
 
 
 def _step_costs(est: ValueEstimate, step: float) -> dict[str, int]:
@@ -252,97 +199,6 @@ def _step_costs(est: ValueEstimate, step: float) -> dict[str, int]:
         ratio = min(max(float(row.ratio), 0.25), 4.0)  # at most ×4 or ÷4 per iteration
         out[str(row.kind)] = max(1, round(int(row.cost) * ratio**step))
     return out
-
-
-BALANCE_FILES = {"study.json", "costs.csv", "costs.json", "report.md", "plots", SUPERSEDED}
-
-
-def _study(folder: Path, spec: dict[str, Any]) -> None:
-    """Create ``folder/study.json``, or check that the folder holds this same study (or this
-    study with fewer games per iteration: it grows, its games are kept). A folder that holds
-    anything else (a ``simulate`` study, other files) is refused: nothing is written into it."""
-    path = folder / "study.json"
-    if folder.exists() and not folder.is_dir():
-        raise BalanceError(f"cannot use {folder} for a balancing study: it is not a folder")
-    if path.exists():
-        try:
-            old = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise BalanceError(f"{path} is not a balancing study file: {exc}") from None
-        if not isinstance(old, dict) or old.get("format") != STUDY_FORMAT:
-            raise BalanceError(f"{path} is not a balancing study file; use another --out folder")
-        if old == spec:
-            return
-        diff = sorted(k for k in set(old) | set(spec) if old.get(k) != spec.get(k))
-        games, had = spec["games_per_iteration"], old.get("games_per_iteration")
-        if diff == ["games_per_iteration"] and isinstance(had, int) and had < games:
-            _write_study(folder, spec)  # more games: the study grows, the games played stay
-            return
-        if diff == ["games_per_iteration"]:
-            raise BalanceError(
-                f"{folder} holds a balancing study of {had} games per iteration; ask for {had} "
-                "or more (a study grows, it never shrinks), or use another --out folder"
-            )
-        raise BalanceError(
-            f"{folder} holds a different balancing study (differs in {', '.join(diff)}); "
-            "use another --out folder"
-        )
-    if folder.is_dir():
-        if (folder / STUDY_FILE).exists():
-            raise BalanceError(
-                f"{folder} holds a simulate study ({STUDY_FILE}); a balancing study needs its "
-                "own --out folder"
-            )
-        others = sorted(
-            p.name
-            for p in folder.iterdir()
-            if p.name not in BALANCE_FILES and not _ours(p) and not p.name.startswith(".")
-        )
-        if others:
-            raise BalanceError(
-                f"{folder} is not empty and holds no balancing study (it holds {others[0]}"
-                f"{' and more' if len(others) > 1 else ''}); use a new --out folder"
-            )
-    _write_study(folder, spec)
-
-
-def _ours(path: Path) -> bool:
-    return path.name.startswith("iteration-") and path.is_dir()
-
-
-def _write_study(folder: Path, spec: dict[str, Any]) -> None:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp = folder / ".study.json.tmp"
-        tmp.write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, folder / "study.json")
-    except OSError as exc:
-        raise BalanceError(f"cannot write the study folder {folder}: {exc.strerror}") from None
-
-
-def _set_aside(games: Path, rules: Rules, top: Path) -> str | None:
-    """When ``games`` (an iteration's folder) holds games played at other costs than ``rules``
-    (the study grew, so the fit before it moved), move it under ``top/superseded`` and say so.
-    """
-    if not (games / STUDY_FILE).is_file():
-        return None
-    try:
-        variants = read_study(games)["variants"]
-    except AntipolixError:
-        return None  # simulate refuses it with its own message
-    if len(variants) == 1 and variants[0].get("rules") == rules_to_dict(rules):
-        return None
-    shelf = top / SUPERSEDED
-    k = 1
-    while (shelf / f"{games.name}-{k}").exists():
-        k += 1
-    target = shelf / f"{games.name}-{k}"
-    try:
-        shelf.mkdir(exist_ok=True)
-        os.replace(games, target)
-    except OSError as exc:
-        raise BalanceError(f"cannot move {games} aside: {exc.strerror}") from None
-    return f"{games.name} held games played at other costs; moved to {SUPERSEDED}/{target.name}"
 
 
 def fit_costs(
@@ -371,91 +227,132 @@ def fit_costs(
     step = check_step(step)
     seed = check_seed(seed)
     check_size(rules)
-    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-        raise BalanceError(f"iterations must be a positive integer, got {iterations!r}")
-    if (
-        isinstance(games_per_iteration, bool)
-        or not isinstance(games_per_iteration, int)
-        or games_per_iteration < 1
-    ):
-        raise BalanceError(
-            f"games per iteration must be a positive integer, got {games_per_iteration!r}"
-        )
+    _check_count(iterations, "iterations")
+    _check_count(games_per_iteration, "games per iteration")
     bot = balancing_agent(agent, spend)
     folder = None if out is None else Path(out)
-    spec = {
-        "format": STUDY_FORMAT,
-        "rules": rules_to_dict(rules),
-        "agent": bot.spec(),
-        "games_per_iteration": games_per_iteration,
-        "seed": seed,
-        "spend": list(spend),
-        "step": step,
-    }
     if folder is not None:
-        _study(folder, spec)
+        spec = {
+            "format": STUDY_FORMAT,
+            "rules": rules_to_dict(rules),
+            "agent": bot.spec(),
+            "games_per_iteration": games_per_iteration,
+            "seed": seed,
+            "spend": list(spend),
+            "step": step,
+        }
+        open_study(folder, spec)
     fit = CostFit(rules=rules, agent_name=bot.name)
+    run = _Iterations(fit, bot, games_per_iteration, seed, workers, folder, spend, step, progress)
     costs = _costs(rules)
     for i in range(iterations):
-        current = _with_costs(rules, costs)
-        if progress is not None:
-            progress(f"iteration {i}: costs {costs}, {games_per_iteration} games")
-        games = None if folder is None else folder / f"iteration-{i}"
-        if folder is not None and games is not None:
-            moved = _set_aside(games, current, folder)
-            if moved is not None and progress is not None:
-                progress(f"iteration {i}: {moved}")
+        run.play(i, costs)
+        if fit.converged or fit.proposed == costs:
+            break
+        _with_costs(rules, fit.proposed)  # refuse a table the rules reject before playing it
+        costs = fit.proposed
+    fit.description = _description(rules, bot.name, spend, len(fit.estimates), run)
+    fit.method = _method(step)
+    if folder is not None:
+        save_costs(fit, folder)
+        if report:
+            write_report(fit, folder)
+    return fit
+
+
+def _check_count(value: object, what: str) -> None:
+    if not is_int(value) or value < 1:  # type: ignore[operator]
+        raise BalanceError(f"{what} must be a positive integer, got {value!r}")
+
+
+@dataclass
+class _Iterations:
+    """The iterations of one fit: each plays its games at the current costs, estimates the
+    values, and proposes the next costs."""
+
+    fit: CostFit
+    bot: Agent
+    games: int
+    seed: int
+    workers: int | None
+    folder: Path | None
+    spend: tuple[float, float]
+    step: float
+    progress: Progress | None
+
+    def play(self, i: int, costs: dict[str, int]) -> None:
+        fit = self.fit
+        current = _with_costs(fit.rules, costs)
+        self._say(f"iteration {i}: costs {costs}, {self.games} games")
+        est = self._estimate(i, current)
+        fit.costs.append(costs)
+        fit.estimates.append(est)
+        assert est.games_table is not None
+        fit.games.append(est.games_table)
+        fit.converged = balanced(est)
+        fit.proposed = costs if fit.converged else _step_costs(est, self.step)
+        self._say(
+            f"iteration {i}: games {est.seconds_games:.1f} s, fit {est.seconds_fit:.1f} s; "
+            f"value/cost {_ratios(est)}; next costs {fit.proposed}"
+        )
+        if self.folder is not None:
+            save_costs(fit, self.folder)
+
+    def _estimate(self, i: int, rules: Rules) -> ValueEstimate:
+        games = None if self.folder is None else self.folder / f"iteration-{i}"
+        if games is not None and self.folder is not None:
+            moved = set_aside(games, rules, self.folder)
+            if moved is not None:
+                self._say(f"iteration {i}: {moved}")
         try:
-            est = estimate_values(
-                current,
-                bot,
-                games_per_iteration,
-                seed,
-                workers=workers,
+            return estimate_values(
+                rules,
+                self.bot,
+                self.games,
+                self.seed,
+                workers=self.workers,
                 out=games,
-                spend=spend,
-                progress=progress is not None,
+                spend=self.spend,
+                progress=self.progress is not None,
             )
         except BalanceError as exc:
             again = (
                 "run again with more games per iteration and the same out folder (the games "
                 "played are kept)"
-                if folder is not None
+                if self.folder is not None
                 else "play more games per iteration"
             )
             raise BalanceError(f"iteration {i}: {exc}; {again}") from None
-        fit.costs.append(costs)
-        fit.estimates.append(est)
-        assert est.games_table is not None
-        fit.games.append(est.games_table)
-        fit.converged = _balanced(est)
-        fit.proposed = costs if fit.converged else _step_costs(est, step)
-        if progress is not None:
-            ratios = ", ".join(
-                f"{r.kind} {r.ratio:.2f} [{r.ratio_low:.2f}, {r.ratio_high:.2f}]"
-                if math.isfinite(r.ratio)
-                else f"{r.kind} not estimated ({r.note})"
-                for r in est.table.itertuples()
-            )
-            progress(
-                f"iteration {i}: games {est.seconds_games:.1f} s, fit {est.seconds_fit:.1f} s; "
-                f"value/cost {ratios}; next costs {fit.proposed}"
-            )
-        if folder is not None:
-            _save_costs(fit, folder)
-        if fit.converged or fit.proposed == costs:
-            break
-        _with_costs(rules, fit.proposed)  # refuse a table the rules reject before playing it
-        costs = fit.proposed
-    fit.description = (
+
+    def _say(self, text: str) -> None:
+        if self.progress is not None:
+            self.progress(text)
+
+
+def _ratios(est: ValueEstimate) -> str:
+    return ", ".join(
+        f"{r.kind} {r.ratio:.2f} [{r.ratio_low:.2f}, {r.ratio_high:.2f}]"
+        if math.isfinite(r.ratio)
+        else f"{r.kind} not estimated ({r.note})"
+        for r in est.table.itertuples()
+    )
+
+
+def _description(
+    rules: Rules, agent: str, spend: tuple[float, float], iterations: int, run: _Iterations
+) -> str:
+    return (
         f"Rules: board {'×'.join(map(str, rules.shape))}, {rules.players} players, budget "
         f"{rules.army_budget}, turn limit {rules.max_turns}. Every seat played by the "
-        f"`{bot.name}` agent with a random army (every type with trait none, invisible or "
+        f"`{agent}` agent with a random army (every type with trait none, invisible or "
         f"teleporter, bought at random while affordable within a random {spend[0]:.0%}–"
-        f"{spend[1]:.0%} of the budget; seats shuffled per game). {len(fit.estimates)} "
-        f"iteration(s) of {games_per_iteration} games, study seed {seed}."
+        f"{spend[1]:.0%} of the budget; seats shuffled per game). {iterations} "
+        f"iteration(s) of {run.games} games, study seed {run.seed}."
     )
-    fit.method = (
+
+
+def _method(step: float) -> str:
+    return (
         "Each player's army is counted by kind (types, and the paid traits invisible and "
         "teleporter; the chief aside). A conditional logit (statsmodels `ConditionalLogit`, "
         "grouped by game, draws left out) fits the log-odds of winning per piece of each kind. "
@@ -464,41 +361,3 @@ def fit_costs(
         f"moves every cost to cost × (value/cost)^{step:g} (at most ×4 or ÷4, rounded, at "
         "least 1) and replays the same game seeds (common random numbers)."
     )
-    if folder is not None:
-        _save_costs(fit, folder)
-        if report:
-            from antipolix.balance.report import write_report
-
-            write_report(fit, folder)
-    return fit
-
-
-def _save_costs(fit: CostFit, folder: Path) -> None:
-    table = fit.costs_table()
-    table.to_csv(folder / "costs.csv", index=False)
-    data = {
-        "iterations": [
-            {"costs": c, "values": _records(e.table), "balanced": _balanced(e)}
-            for c, e in zip(fit.costs, fit.estimates, strict=True)
-        ],
-        "proposed": fit.proposed,
-        "converged": fit.converged,
-    }
-    (folder / "costs.json").write_text(
-        json.dumps(data, indent=1, default=_json_default, allow_nan=False) + "\n",
-        encoding="utf-8",
-    )
-
-
-def _records(table: pd.DataFrame) -> list[dict[str, Any]]:
-    """Rows as plain data; a value that was not estimated (NaN) is null, as JSON wants."""
-    rows: list[dict[str, Any]] = table.astype(object).where(table.notna(), None).to_dict("records")
-    return rows
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if hasattr(value, "item"):
-        return value.item()
-    raise TypeError(f"cannot write {value!r} as JSON")

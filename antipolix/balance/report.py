@@ -3,25 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import numpy as np
 import pandas as pd
 
-if TYPE_CHECKING:
-    from antipolix.balance.fit import CostFit
-
-Z95 = 1.959963984540054
-
-
-def wilson(successes: int, n: int) -> tuple[float, float, float]:
-    """Rate and 95 % Wilson interval of ``successes`` out of ``n``."""
-    if n == 0:
-        return float("nan"), float("nan"), float("nan")
-    p = successes / n
-    centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
-    half = Z95 * np.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
-    return p, float(centre - half), float(centre + half)
+from antipolix.balance.study import CostFit
+from antipolix.stats import wilson_interval
 
 
 def seat_table(games: pd.DataFrame, players: int) -> pd.DataFrame:
@@ -29,8 +16,11 @@ def seat_table(games: pd.DataFrame, players: int) -> pd.DataFrame:
     rows = []
     for seat in range(players):
         wins = int((games["winner"] == seat).sum())
-        rate, low, high = wilson(wins, len(games))
-        rows.append({"seat": seat, "wins": wins, "win_rate": rate, "low": low, "high": high})
+        low, high = wilson_interval(wins, len(games))
+        rate = wins / len(games) if len(games) else float("nan")
+        rows.append(
+            {"seat": seat, "wins": wins, "win_rate": rate, "low": float(low), "high": float(high)}
+        )
     return pd.DataFrame(rows)
 
 

@@ -23,21 +23,24 @@ differences per cost point are identified, not the worth of a point.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from antipolix.agents.army import ItemLike, parse_item
+from antipolix.agents.army import ItemLike
+from antipolix.codec import ITEMS, parse_item
 from antipolix.errors import AntipolixError
-from antipolix.pieces import PieceType, Trait
+from antipolix.pieces import ArmyItem, PieceType, Trait
 from antipolix.rules import Rules
+from antipolix.runner.rows import count_column
+from antipolix.stats import Z95
 
 TYPES = ("army", "hovercraft", "fortress")
 PAID_TRAITS = ("invisible", "teleporter")
 KINDS = TYPES + PAID_TRAITS
-Z95 = 1.959963984540054
 
 
 class BalanceError(AntipolixError):
@@ -62,15 +65,32 @@ def kind_counts(army: Iterable[ItemLike]) -> dict[str, int]:
     >>> kind_counts(["army+chief", "army", "hovercraft+invisible", "hovercraft"])
     {'army': 1, 'hovercraft': 2, 'fortress': 0, 'invisible': 1, 'teleporter': 0}
     """
+    return item_kinds(Counter(parse_item(item) for item in army))
+
+
+def item_kinds(items: Mapping[ArmyItem, int]) -> dict[str, int]:
+    """:func:`kind_counts` of an army given as a count per item."""
     counts = dict.fromkeys(KINDS, 0)
-    for item in army:
-        kind, trait = parse_item(item)
+    for (kind, trait), n in items.items():
         if trait is Trait.CHIEF:
             continue
-        counts[kind.name.lower()] += 1
+        counts[kind.name.lower()] += n
         if trait is not Trait.NONE:
-            counts[trait.name.lower()] += 1
+            counts[trait.name.lower()] += n
     return counts
+
+
+def seat_kinds(games: pd.DataFrame) -> list[list[dict[str, int]]]:
+    """Per game, per seat, the army counted by kind, from a results table's army columns
+    (``n_ITEM``: per seat, the pieces of each item placed)."""
+    columns = {item: games[count_column(item)].tolist() for item in ITEMS}
+    out = []
+    for g in range(len(games)):
+        seats = len(columns[ITEMS[0]][g])
+        out.append(
+            [item_kinds({item: int(columns[item][g][s]) for item in ITEMS}) for s in range(seats)]
+        )
+    return out
 
 
 @dataclass(frozen=True)
@@ -204,12 +224,14 @@ def _why_not(rules: Rules, kind: str, counts: pd.Series) -> str:
 
 
 def players_table(
-    games: Sequence[int], winners: Sequence[int | None], armies: Sequence[Sequence[Sequence[str]]]
+    games: Sequence[int],
+    winners: Sequence[int | None],
+    kinds: Sequence[Sequence[Mapping[str, int]]],
 ) -> pd.DataFrame:
     """Build the per-(game, seat) table :func:`estimate` reads from per-game lists: game ids,
-    winners (seat or None) and each seat's army as item names."""
+    winners (seat or None) and each seat's army counted by kind."""
     rows = []
-    for game, winner, seats in zip(games, winners, armies, strict=True):
-        for seat, army in enumerate(seats):
-            rows.append({"game": game, "seat": seat, "won": winner == seat, **kind_counts(army)})
+    for game, winner, seats in zip(games, winners, kinds, strict=True):
+        for seat, counts in enumerate(seats):
+            rows.append({"game": game, "seat": seat, "won": winner == seat, **counts})
     return pd.DataFrame(rows)

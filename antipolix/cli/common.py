@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from antipolix.agents import Agent, agent_named
-from antipolix.config import apply_overrides, load_rules_file, load_rules_table, parse_override
+from antipolix.codec import apply_overrides, load_rules_file, load_rules_table, parse_override
 from antipolix.errors import AntipolixError, RulesError
 from antipolix.limits import check_seed, check_size, size_warning
 from antipolix.rules import Rules

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from antipolix.agents import Decision
-from antipolix.agents.army import item_name
 from antipolix.cli.common import (
     add_rules_options,
     add_seed_option,
@@ -20,7 +19,7 @@ from antipolix.cli.common import (
     int_at_least,
     rules_from_args,
 )
-from antipolix.config import apply_overrides
+from antipolix.codec import apply_overrides, item_name, rules_overrides
 from antipolix.errors import SimulationError
 from antipolix.events import Combat, Eliminated, Event, Received, TimerChanged
 from antipolix.game import Game, TurnReport
@@ -29,7 +28,7 @@ from antipolix.pieces import Piece
 from antipolix.play import PlayedGame, play_game
 from antipolix.replay import Replay, ReplayWriter
 from antipolix.rules import Rules
-from antipolix.simulate import check_out
+from antipolix.runner import check_out, simulate
 
 DEMO_AGENTS = "greedy,greedy,random,greedy"
 DEMO_SEED = 7
@@ -149,7 +148,6 @@ def demo_name(args: argparse.Namespace, rules: Rules) -> str:
     """The name of a demo's files: ``demo`` for the README's demo, else one naming its seed,
     agents and (when the rules differ from the defaults) a short digest of them, so a second
     demo never overwrites the first's replay, picture or batch."""
-    from antipolix.simulate import rules_overrides
 
     default = Rules(players=rules.players)
     changed = rules_overrides(rules, default)
@@ -182,7 +180,6 @@ def run_demo(args: argparse.Namespace) -> int:
     code = render_battle_turn(replay, picture)
     if code or not args.batch:
         return code
-    from antipolix.simulate import simulate
 
     board = "×".join(str(d) for d in small.shape)
     print(

@@ -21,10 +21,10 @@ from antipolix.cli.common import (
     int_at_least,
     rules_from_args,
 )
+from antipolix.codec import parse_value
 from antipolix.errors import AntipolixError, SimulationError
-from antipolix.results import Results
 from antipolix.rules import Rules
-from antipolix.simulate import rules_grid, simulate
+from antipolix.runner import Results, rules_grid, simulate
 
 
 def register(sub: Any) -> None:
@@ -95,7 +95,7 @@ def parse_grid(base: Rules, texts: list[str]) -> dict[str, Rules] | Rules:
     """``["hovercraft.cost=1,2,3"]`` → one variant per value (every combination of several)."""
     if not texts:
         return base
-    grid: dict[str, list[str]] = {}
+    grid: dict[str, list[Any]] = {}
     for text in texts:
         key, sep, values = text.partition("=")
         key = key.strip()
@@ -105,10 +105,10 @@ def parse_grid(base: Rules, texts: list[str]) -> dict[str, Rules] | Rules:
             )
         if key in grid:
             raise SimulationError(f"--grid {key} is given twice")
-        parts = values.split(";") if ";" in values else values.split(",")
-        grid[key] = [v.strip() for v in parts]
-        if not all(grid[key]):
+        parts = [v.strip() for v in (values.split(";") if ";" in values else values.split(","))]
+        if not all(parts):
             raise SimulationError(f"--grid {text!r} has an empty value")
+        grid[key] = [parse_value(v) for v in parts]
     return rules_grid(base, grid)
 
 

@@ -1,140 +1,34 @@
-"""The results of a batch of games (:func:`antipolix.simulate`): a Parquet dataset and its table.
+"""The results of a batch of games (:func:`antipolix.simulate`): a study folder's table.
 
-A study folder holds ``_study.json`` (what was simulated: rules variants, agents, seed, number of
-games) and one Parquet file per finished chunk of games, named for its variant and its range of
-game indices (``v0000-0000000000-0000000020.parquet``). Names starting with ``_`` or ``.`` are
-skipped by Parquet readers, so the folder opens as it is::
-
-    pandas.read_parquet("runs/x")
-    polars.read_parquet("runs/x/*.parquet")
-    duckdb.sql("select winner_agent, count(*) from 'runs/x/*.parquet' group by all")
-
-One row per game; every column but ``seconds`` depends only on the study (R12), never on how the
-games were split over chunks, workers or machines:
-
-======================  ========================================================================
-``variant``             the rules variant's name (``"base"`` for a single variant)
-``overrides``           the variant's options that differ from the defaults, as ``--rule`` text
-``game``                the game's index within its variant, 0 … games − 1 (the game id)
-``seed``                the study's root seed; the game's seed is
-                        ``SeedSequence(seed, spawn_key=(game, 0))`` (:func:`game_seed`)
-``players``             the number of seats
-``seats``               per seat, the index of its agent in the study's agent list
-``agents``              per seat, the agent's label (its name; ``name#k`` when two different
-                        agents share a name)
-``armies``              per seat, the pieces as placed, ``"army+chief,army,hovercraft"``
-``army_cost``           per seat, the cost of those pieces (R2)
-``winner``              the winning seat, null for a draw (R10)
-``winner_agent``        the winner's label, null for a draw
-``reason``              ``last_player``, ``nul``, ``all_eliminated`` or ``turn_limit`` (R10)
-``turns``               turns played
-``elimination_order``   seats, first eliminated first (R10, R11)
-``pieces_left``         per seat, living pieces at the end
-``cost_left``           per seat, the cost of those pieces
-``seconds``             wall time of the game on its worker (the only varying column)
-======================  ========================================================================
+One row per game (:class:`~antipolix.runner.rows.GameRow` declares the columns); every column but
+``seconds`` depends only on the study (R12), never on how the games were split over chunks,
+workers or machines. The folder opens as a Parquet dataset (see :mod:`antipolix.runner.store`).
 """
 
 from __future__ import annotations
 
-import functools
-import json
 import math
-import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import numpy.typing as npt
 
+from antipolix.agents import AGENTS, Agent, agent_from_spec
+from antipolix.codec import rules_from_dict
+from antipolix.end import GameResult
 from antipolix.errors import SimulationError
+from antipolix.play import play
+from antipolix.rules import Rules
+from antipolix.runner.rows import schema
+from antipolix.runner.seeds import game_seed, seat_order
+from antipolix.runner.store import chunk_files, read_study
+from antipolix.stats import wilson_interval
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped, unused-ignore]
     import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
-
-    from antipolix.agents import Agent
-    from antipolix.end import GameResult
-    from antipolix.rules import Rules
-
-STUDY_FILE = "_study.json"
-STUDY_FORMAT = "antipolix-study"
-STUDY_VERSION = 1
-REPLAYS = "_replays"
-Z95 = 1.959963984540054  # two-sided 95 % normal quantile
-
-# (name, arrow type) of every column; pyarrow is imported on first use (``import antipolix``
-# stays light)
-COLUMNS = (
-    ("variant", "string"),
-    ("overrides", "string"),
-    ("game", "int64"),
-    ("seed", "int64"),
-    ("players", "int64"),
-    ("seats", "list<int64>"),
-    ("agents", "list<string>"),
-    ("armies", "list<string>"),
-    ("army_cost", "list<int64>"),
-    ("winner", "int64"),
-    ("winner_agent", "string"),
-    ("reason", "string"),
-    ("turns", "int64"),
-    ("elimination_order", "list<int64>"),
-    ("pieces_left", "list<int64>"),
-    ("cost_left", "list<int64>"),
-    ("seconds", "float64"),
-)
-DETERMINISTIC_COLUMNS = tuple(name for name, _ in COLUMNS if name != "seconds")
-
-
-@functools.cache
-def schema() -> pa.Schema:
-    """The Arrow schema of a results table (one row per game)."""
-    import pyarrow as pa
-
-    def arrow(kind: str) -> Any:  # "list<int64>" → pa.list_(pa.int64())
-        if kind.startswith("list<"):
-            return pa.list_(arrow(kind[5:-1]))
-        return getattr(pa, kind)()
-
-    return pa.schema([(name, arrow(kind)) for name, kind in COLUMNS])
-
-
-_CHUNK_RE = re.compile(r"^v(\d+)-(\d+)-(\d+)\.parquet$")
-
-
-@dataclass(frozen=True, order=True)
-class Chunk:
-    """Games ``start`` … ``stop − 1`` of variant number ``variant``: one task, one file."""
-
-    variant: int
-    start: int
-    stop: int
-
-    @property
-    def games(self) -> int:
-        return self.stop - self.start
-
-    @property
-    def filename(self) -> str:
-        return f"v{self.variant:04d}-{self.start:010d}-{self.stop:010d}.parquet"
-
-    @classmethod
-    def from_filename(cls, name: str) -> Chunk | None:
-        m = _CHUNK_RE.match(name)
-        return None if m is None else cls(int(m[1]), int(m[2]), int(m[3]))
-
-
-def chunk_files(path: Path) -> list[tuple[Chunk, Path]]:
-    """The finished chunks in a study folder, in (variant, first game) order."""
-    found = []
-    for entry in path.iterdir():
-        chunk = Chunk.from_filename(entry.name)
-        if chunk is not None:
-            found.append((chunk, entry))
-    return sorted(found)
 
 
 @dataclass(frozen=True)
@@ -162,46 +56,6 @@ class RunInfo:
             + ")"
         )
         return text + (f"; {self.games_before} were already done" if self.games_before else "")
-
-
-def wilson_interval(
-    wins: npt.ArrayLike, n: npt.ArrayLike, z: float = Z95
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Wilson score interval of a binomial proportion (95 % by default); NaN where ``n == 0``.
-
-    >>> lo, hi = wilson_interval(50, 100)
-    >>> round(float(lo), 4), round(float(hi), 4)
-    (0.4038, 0.5962)
-    """
-    k = np.asarray(wins, dtype=np.float64)
-    m = np.asarray(n, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = k / m
-        denom = 1 + z * z / m
-        centre = (p + z * z / (2 * m)) / denom
-        half = z * np.sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / denom
-    lo = np.where(k == 0, 0.0, np.clip(centre - half, 0.0, 1.0))
-    hi = np.where(k == m, 1.0, np.clip(centre + half, 0.0, 1.0))
-    return np.where(m > 0, lo, np.nan), np.where(m > 0, hi, np.nan)
-
-
-def read_study(path: Path) -> dict[str, Any]:
-    """The study description stored in a study folder; errors say what is wrong."""
-    file = path / STUDY_FILE
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SimulationError(f"{path} holds no study ({STUDY_FILE} is missing)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SimulationError(f"{file} cannot be read: {exc}") from None
-    if not isinstance(data, dict) or data.get("format") != STUDY_FORMAT:
-        raise SimulationError(f"{file} is not an antipolix study description")
-    if data.get("version") != STUDY_VERSION:
-        raise SimulationError(
-            f"{file} has study format version {data.get('version')!r}; this antipolix reads "
-            f"version {STUDY_VERSION}"
-        )
-    return data
 
 
 def _percent(x: float) -> str:
@@ -257,8 +111,6 @@ class Results:
 
     def rules(self, variant: str | None = None) -> Rules:
         """The rules of a variant (of the only one by default)."""
-        from antipolix.config import rules_from_dict
-
         return rules_from_dict(self._variant(variant)["rules"])
 
     def _variant(self, variant: str | None) -> dict[str, Any]:
@@ -469,8 +321,6 @@ class Results:
 
     def game_seed(self, game: int) -> np.random.SeedSequence:
         """The seed of game ``game`` (the same in every variant): R12."""
-        from antipolix.simulate import game_seed
-
         return game_seed(self.seed, game)
 
     def replay(
@@ -486,10 +336,6 @@ class Results:
         The agents are rebuilt from the study when they are built-in; otherwise pass the same
         ``agents`` as to :func:`antipolix.simulate`.
         """
-        from antipolix.agents import AGENTS, agent_from_spec
-        from antipolix.play import play
-        from antipolix.simulate import game_seed, seat_order
-
         if not 0 <= game < self.games:
             raise SimulationError(f"game {game} is not in the study (0 … {self.games - 1})")
         rules = self.rules(variant)
@@ -509,17 +355,3 @@ class Results:
 def _ordered(known: Sequence[str], seen: Any) -> list[str]:
     extra = sorted(set(map(str, seen)) - set(known))
     return list(dict.fromkeys(known)) + extra
-
-
-def study_diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
-    """What differs between two study descriptions, in words (for refusing an ``out``)."""
-    out = []
-    for key in sorted(set(old) | set(new)):
-        a, b = old.get(key), new.get(key)
-        if a == b:
-            continue
-        if key in ("variants", "agents", "labels"):
-            out.append(f"{key} differ")
-        else:
-            out.append(f"{key}: {a!r} there, {b!r} now")
-    return out

@@ -1,0 +1,292 @@
+"""The one codec: rules, armies, orders and messages as text and data, and back.
+
+Everything inside the package passes objects (:class:`~antipolix.Rules`, ``(PieceType, Trait)``
+items, orders); they become text only at the edge, here: rules files and ``--rule`` overrides,
+replay files, the columns of results, study descriptions.
+
+- **Rules** as a dict (flat for the scalar options, one table per piece type and per trait), a
+  TOML file, or ``KEY=VALUE`` overrides (``players=6``, ``shape=6,12,12``,
+  ``hovercraft.cost=1``), all validated exactly like :class:`~antipolix.Rules` itself; and back
+  (:func:`rules_to_dict`, :func:`rules_overrides`)::
+
+      players = 6
+      shape = [6, 12, 12]
+      [hovercraft]
+      cost = 1
+
+- **Army items** by name: ``"hovercraft+invisible"`` ↔ ``(HOVERCRAFT, INVISIBLE)``
+  (:func:`parse_item`, :func:`item_name`); :data:`ITEMS` lists every item in a fixed order (the
+  columns of army counts in results).
+- **Orders and messages** as JSON-ready dicts (replays).
+
+>>> rules = apply_overrides(Rules(), ["players=6", "shape=6,12,12", "hovercraft.cost=1"])
+>>> rules.players, rules.shape, rules.piece_types.hovercraft.cost
+(6, (6, 12, 12), 1)
+>>> rules_from_dict(rules_to_dict(rules)) == rules
+True
+>>> rules_overrides(rules)
+['shape=6,12,12', 'players=6', 'hovercraft.cost=1']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import tomllib
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from antipolix.errors import ArmyError, RulesError
+from antipolix.messages import Command, Message
+from antipolix.orders import Attack, Move, Order, Pass
+from antipolix.pieces import ArmyItem, PieceType, Trait, TraitCosts, TypeSpec, TypeTable
+from antipolix.rules import Rules
+
+TYPE_NAMES = tuple(k.name.lower() for k in PieceType)
+TRAIT_NAMES = tuple(t.name.lower() for t in Trait)
+_SCALARS = tuple(
+    f.name for f in dataclasses.fields(Rules) if f.name not in ("piece_types", "trait_costs")
+)
+
+
+def rules_to_dict(rules: Rules) -> dict[str, Any]:
+    """Every option of ``rules`` as JSON/TOML-ready data (``budget`` left out when derived)."""
+    out: dict[str, Any] = {}
+    for name in _SCALARS:
+        value = getattr(rules, name)
+        if value is None:
+            continue
+        out[name] = list(value) if name == "shape" else value
+    for kind in PieceType:
+        out[kind.name.lower()] = dataclasses.asdict(rules.piece_types[kind])
+    for trait in Trait:
+        out[trait.name.lower()] = {"cost": rules.trait_costs.cost(trait)}
+    return out
+
+
+def _table(name: str, value: object, keys: tuple[str, ...]) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        raise RulesError(f"invalid rules: {name} must be a table of {', '.join(keys)}")
+    unknown = sorted(set(value) - set(keys))
+    if unknown:
+        raise RulesError(
+            f"invalid rules: unknown option {name}.{unknown[0]} (known: {', '.join(keys)})"
+        )
+    return dict(value)
+
+
+def rules_from_dict(data: Mapping[str, Any], base: Rules | None = None) -> Rules:
+    """Rules from the dict form; options not given keep their value in ``base`` (the defaults).
+
+    Unknown options and bad values raise :class:`RulesError` naming the option.
+    """
+    if not isinstance(data, Mapping):
+        raise RulesError(f"invalid rules: expected a table of options, got {type(data).__name__}")
+    base = base if base is not None else Rules()
+    scalars: dict[str, Any] = {}
+    types = {k: dataclasses.asdict(base.piece_types[k]) for k in PieceType}
+    traits = {t: base.trait_costs.cost(t) for t in Trait}
+    for key, value in data.items():
+        if key in _SCALARS:
+            if key == "shape" and isinstance(value, list):
+                value = tuple(value)
+            scalars[key] = value
+        elif key in TYPE_NAMES:
+            types[PieceType[key.upper()]].update(_table(key, value, ("cost", "strength", "move")))
+        elif key in TRAIT_NAMES:
+            traits[Trait[key.upper()]] = _table(key, value, ("cost",)).get(
+                "cost", traits[Trait[key.upper()]]
+            )
+        else:
+            known = ", ".join((*_SCALARS, *TYPE_NAMES, *TRAIT_NAMES))
+            raise RulesError(f"invalid rules: unknown option {key!r} (known: {known})")
+    try:
+        piece_types = TypeTable(**{k.name.lower(): TypeSpec(**v) for k, v in types.items()})
+    except TypeError as exc:
+        raise RulesError(f"invalid rules: {exc}") from None
+    trait_costs = TraitCosts(**{t.name.lower(): v for t, v in traits.items()})
+    return dataclasses.replace(base, **scalars, piece_types=piece_types, trait_costs=trait_costs)
+
+
+def load_rules_table(path: str | Path) -> dict[str, Any]:
+    """The TOML table of a rules file, unchecked; errors name the file."""
+    path = Path(path)
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RulesError(f"rules file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RulesError(f"rules file {path} cannot be read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"rules file {path} is not valid TOML: {exc}") from None
+
+
+def load_rules_file(path: str | Path, base: Rules | None = None) -> Rules:
+    """Rules from a TOML file (the dict form); errors name the file."""
+    data = load_rules_table(path)
+    try:
+        return rules_from_dict(data, base)
+    except RulesError as exc:
+        raise RulesError(f"rules file {path}: {exc}") from None
+
+
+def parse_value(text: str) -> Any:
+    """``6`` → 6, ``0.5`` → 0.5, ``true`` → True, ``6,12,12`` → [6, 12, 12], else the text."""
+    if "," in text:
+        return [parse_value(part.strip()) for part in text.split(",")]
+    lowered = text.strip().lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("none", "null"):
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return text.strip()
+    return value if isinstance(value, (int, float)) else text.strip()
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """``'hovercraft.cost=1'`` → ``('hovercraft.cost', 1)``; refuses text without ``=``."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip() or not value.strip():
+        raise RulesError(f"a rule override is KEY=VALUE (e.g. players=6), got {text!r}")
+    return key.strip(), parse_value(value)
+
+
+def with_options(rules: Rules, options: Iterable[tuple[str, Any]]) -> Rules:
+    """``rules`` with options changed, by their ``--rule`` keys: ``[("players", 6),
+    ("hovercraft.cost", 1)]`` (a later value of a key wins), validated like :class:`Rules`."""
+    data: dict[str, Any] = {}
+    for key, value in options:
+        head, dot, tail = key.partition(".")
+        if dot:
+            if head not in TYPE_NAMES + TRAIT_NAMES:
+                raise RulesError(
+                    f"invalid rules: unknown option {key!r} (a dotted option is TYPE.cost, "
+                    f"TYPE.strength, TYPE.move or TRAIT.cost, with TYPE one of "
+                    f"{', '.join(TYPE_NAMES)} and TRAIT one of {', '.join(TRAIT_NAMES)})"
+                )
+            table = data.setdefault(head, {})
+            if not isinstance(table, dict):
+                raise RulesError(
+                    f"invalid rules: {head} is a table of options; set {head}.{tail}=... alone, "
+                    f"not {head}={table!r}"
+                )
+            table[tail] = value
+        else:
+            data[key] = value
+    return rules_from_dict(data, rules) if data else rules
+
+
+def apply_overrides(rules: Rules, overrides: Iterable[str]) -> Rules:
+    """``rules`` with each ``KEY=VALUE`` text (``players=6``, ``hovercraft.cost=1``) applied."""
+    return with_options(rules, [parse_override(text) for text in overrides])
+
+
+def value_text(value: Any) -> str:
+    """A rule option's value as ``--rule`` text: ``true``, ``4,8,8``, ``0.5``, ``none``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, (list, tuple)):
+        return ",".join(value_text(v) for v in value)
+    return str(value)
+
+
+def flat_options(rules: Rules) -> dict[str, Any]:
+    """Every option as ``{"players": 4, "hovercraft.cost": 2, ...}`` (the ``--rule`` keys)."""
+    out: dict[str, Any] = {}
+    for key, value in rules_to_dict(rules).items():
+        if isinstance(value, dict):
+            out.update({f"{key}.{k}": v for k, v in value.items()})
+        else:
+            out[key] = value
+    return out
+
+
+def rules_overrides(rules: Rules, base: Rules | None = None) -> list[str]:
+    """The options of ``rules`` that differ from ``base`` (the defaults), as the ``KEY=VALUE``
+    texts :func:`apply_overrides` (and ``--rule``) read back."""
+    want, have = flat_options(rules), flat_options(base if base is not None else Rules())
+    diff = [f"{k}={value_text(v)}" for k, v in want.items() if k not in have or have[k] != v]
+    return diff + [f"{k}=none" for k in have if k not in want]
+
+
+# -- army items -----------------------------------------------------------------------------------
+
+ITEMS: tuple[ArmyItem, ...] = tuple((k, t) for k in PieceType for t in Trait)
+
+
+def item_name(item: ArmyItem) -> str:
+    """``(HOVERCRAFT, INVISIBLE)`` → ``"hovercraft+invisible"``; no suffix for trait none."""
+    kind, trait = item
+    return kind.name.lower() + ("" if trait is Trait.NONE else "+" + trait.name.lower())
+
+
+def parse_item(item: object) -> ArmyItem:
+    """``"hovercraft+invisible"`` or ``(PieceType.HOVERCRAFT, Trait.INVISIBLE)`` → the pair."""
+    if isinstance(item, str):
+        kind, _, trait = item.strip().lower().partition("+")
+        try:
+            return PieceType[kind.upper()], Trait[(trait or "none").upper()]
+        except KeyError:
+            raise ArmyError(
+                f"unknown army item {item!r}: write TYPE or TYPE+TRAIT with TYPE one of "
+                "army, hovercraft, fortress and TRAIT one of invisible, teleporter, chief"
+            ) from None
+    try:
+        kind, trait = item  # type: ignore[misc]
+        return PieceType(int(kind)), Trait(int(trait))
+    except (TypeError, ValueError):
+        raise ArmyError(
+            f"an army item is a (PieceType, Trait) pair or a name like 'army+invisible', "
+            f"got {item!r}"
+        ) from None
+
+
+# -- orders and messages (replays) ----------------------------------------------------------------
+
+
+def order_to_dict(order: Order) -> dict[str, Any]:
+    if isinstance(order, Move):
+        return {"kind": "Move", "piece": int(order.piece), "cell": [int(c) for c in order.cell]}
+    if isinstance(order, Attack):
+        return {
+            "kind": "Attack",
+            "pieces": [int(p) for p in order.pieces],
+            "cell": [int(c) for c in order.cell],
+        }
+    return {"kind": "Pass"}
+
+
+def order_from_dict(data: Any) -> Order:
+    kind = data["kind"]
+    if kind == "Move":
+        return Move(int(data["piece"]), cell_from_list(data["cell"]))
+    if kind == "Attack":
+        return Attack([int(p) for p in data["pieces"]], cell_from_list(data["cell"]))
+    if kind == "Pass":
+        return Pass()
+    raise ValueError(f"unknown order kind {kind!r}")
+
+
+def message_to_dict(item: Message | Command) -> dict[str, Any]:
+    if isinstance(item, Command):
+        return {"kind": "Command", "command": item.value}
+    return {"kind": "Message", "text": item.text, "to": item.to}
+
+
+def message_from_dict(data: Any) -> Message | Command:
+    if data["kind"] == "Command":
+        return Command(data["command"])
+    if data["kind"] == "Message":
+        return Message(str(data["text"]), None if data["to"] is None else int(data["to"]))
+    raise ValueError(f"unknown message kind {data['kind']!r}")
+
+
+def cell_from_list(value: Any) -> tuple[int, int, int]:
+    z, y, x = (int(v) for v in value)
+    return z, y, x

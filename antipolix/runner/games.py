@@ -1,0 +1,75 @@
+"""Playing one chunk of games (in the driver, or in a Ray worker): one row per game."""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from antipolix.errors import AntipolixError, SimulationError
+from antipolix.play import play_game
+from antipolix.replay import ReplayWriter
+from antipolix.runner.rows import COLUMNS, GameRow
+from antipolix.runner.seeds import game_seed, seat_order
+from antipolix.runner.store import Chunk
+from antipolix.runner.study import Payload
+
+
+@dataclass
+class ChunkOutput:
+    chunk: Chunk
+    columns: dict[str, list[Any]]
+    replays: list[bytes] | None = None
+
+    @property
+    def seconds(self) -> float:
+        return float(sum(self.columns["seconds"]))
+
+
+def play_chunk(
+    payload: Payload, chunk: Chunk, on_game: Callable[[], None] | None = None
+) -> ChunkOutput:
+    """Play games ``chunk.start`` … ``chunk.stop − 1`` of one variant; one row per game.
+    ``on_game`` is called after each game (the in-process progress bar)."""
+    columns: dict[str, list[Any]] = {name: [] for name, _ in COLUMNS}
+    replays: list[bytes] | None = [] if payload.replays else None
+    with contextlib.ExitStack() as stack:
+        folder = None
+        if replays is not None:
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="apx-")))
+        for game in range(chunk.start, chunk.stop):
+            row, replay = _play(payload, chunk.variant, game, folder)
+            for name, value in row.values().items():
+                columns[name].append(value)
+            if replays is not None and replay is not None:
+                replays.append(replay)
+            if on_game is not None:
+                on_game()
+    return ChunkOutput(chunk, columns, replays)
+
+
+def _play(
+    payload: Payload, variant: int, game: int, folder: Path | None
+) -> tuple[GameRow, bytes | None]:
+    """One game: its row, and its replay's bytes when ``folder`` (a scratch folder) is given."""
+    v = payload.variants[variant]
+    seats = seat_order(payload.seed, game, v.rules.players, payload.shuffle_seats)
+    file = None if folder is None else folder / "game.apx.json.gz"
+    writer = None if file is None else ReplayWriter(file)
+    began = time.perf_counter()
+    try:
+        played = play_game(
+            v.rules,
+            [payload.agents[j] for j in seats],
+            game_seed(payload.seed, game),
+            writer=writer,
+        )
+    except AntipolixError as exc:
+        raise SimulationError(f"variant {v.name!r}, game {game}: {exc}") from exc
+    seconds = time.perf_counter() - began
+    row = GameRow.of(played, v, game, payload.seed, seats, payload.labels, seconds)
+    return row, None if file is None else file.read_bytes()

@@ -1,0 +1,171 @@
+"""One row per game: the columns of a study's results table and their Arrow schema, declared once.
+
+:class:`GameRow` is the row: each field is a column, its Arrow type in the field's metadata; the
+armies are columns of counts, one per army item (``n_army``, ``n_army_invisible``,
+``n_hovercraft_chief``, ...: per seat, how many such pieces it placed), so that a pandas user
+filters on them without parsing text. :data:`COLUMNS` and :func:`schema` are derived from it.
+Every column but ``seconds`` depends only on the study (R12).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from antipolix.codec import ITEMS, item_name
+from antipolix.pieces import ArmyItem, Piece
+
+if TYPE_CHECKING:
+    import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
+
+    from antipolix.play import PlayedGame
+    from antipolix.runner.variants import Variant
+
+
+def _column(arrow: str, doc: str) -> dict[str, str]:
+    """A column's metadata: its Arrow type and what it holds."""
+    return {"arrow": arrow, "doc": doc}
+
+
+def count_column(item: ArmyItem) -> str:
+    """The column of an army item's counts: ``hovercraft+invisible`` →
+    ``n_hovercraft_invisible``."""
+    return "n_" + item_name(item).replace("+", "_")
+
+
+ARMY_COLUMNS: tuple[str, ...] = tuple(count_column(item) for item in ITEMS)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One game of a study, as a row of its results table."""
+
+    variant: str = field(
+        metadata=_column("string", "the rules variant's name (`base` for a single variant)")
+    )
+    overrides: str = field(
+        metadata=_column("string", "the variant's options that differ from the defaults")
+    )
+    game: int = field(
+        metadata=_column("int64", "the game's index within its variant, 0 … games − 1")
+    )
+    seed: int = field(
+        metadata=_column("int64", "the study's root seed (the game's: `game_seed(seed, game)`)")
+    )
+    players: int = field(metadata=_column("int64", "the number of seats"))
+    seats: list[int] = field(
+        metadata=_column("list<int64>", "per seat, the index of its agent in the study")
+    )
+    agents: list[str] = field(metadata=_column("list<string>", "per seat, the agent's label"))
+    army_cost: list[int] = field(
+        metadata=_column("list<int64>", "per seat, the cost of the army placed (R2)")
+    )
+    winner: int | None = field(metadata=_column("int64", "the winning seat, null for a draw (R10)"))
+    winner_agent: str | None = field(
+        metadata=_column("string", "the winner's label, null for a draw")
+    )
+    reason: str = field(
+        metadata=_column("string", "`last_player`, `nul`, `all_eliminated` or `turn_limit` (R10)")
+    )
+    turns: int = field(metadata=_column("int64", "turns played"))
+    elimination_order: list[int] = field(
+        metadata=_column("list<int64>", "seats, first eliminated first")
+    )
+    pieces_left: list[int] = field(
+        metadata=_column("list<int64>", "per seat, living pieces at the end")
+    )
+    cost_left: list[int] = field(
+        metadata=_column("list<int64>", "per seat, the cost of those pieces")
+    )
+    seconds: float = field(
+        metadata=_column("float64", "wall time of the game (the only varying column)")
+    )
+    armies: dict[str, list[int]] = field(
+        default_factory=dict, metadata={"doc": "per army item, per seat, the pieces placed"}
+    )
+
+    def values(self) -> dict[str, Any]:
+        """The row as column → value, the army counts spread over their columns."""
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if _arrow(f)}
+        out.update(self.armies)
+        return out
+
+    @classmethod
+    def of(
+        cls,
+        played: PlayedGame,
+        variant: Variant,
+        game: int,
+        seed: int,
+        seats: Sequence[int],
+        labels: Sequence[str],
+        seconds: float,
+    ) -> GameRow:
+        """The row of a finished game, seats ``seats`` (agent indices) labelled ``labels``."""
+        rules, result = variant.rules, played.result
+        left = [played.game.pieces(seat) for seat in range(rules.players)]
+
+        def cost(pieces: Sequence[Piece]) -> int:
+            return sum(rules.piece_cost(p.type, p.trait) for p in pieces)
+
+        return cls(
+            variant=variant.name,
+            overrides=variant.overrides,
+            game=game,
+            seed=seed,
+            players=rules.players,
+            seats=list(seats),
+            agents=[labels[j] for j in seats],
+            army_cost=[cost(a) for a in played.armies],
+            winner=result.winner,
+            winner_agent=None if result.winner is None else labels[seats[result.winner]],
+            reason=result.reason.name.lower(),
+            turns=result.turns,
+            elimination_order=list(result.elimination_order),
+            pieces_left=[len(pieces) for pieces in left],
+            cost_left=[cost(pieces) for pieces in left],
+            seconds=seconds,
+            armies=army_counts(played.armies),
+        )
+
+
+def army_counts(armies: Sequence[Sequence[Piece]]) -> dict[str, list[int]]:
+    """Per army-item column, per seat, how many such pieces the seat placed."""
+    out = {name: [0] * len(armies) for name in ARMY_COLUMNS}
+    for seat, army in enumerate(armies):
+        for p in army:
+            out[count_column((p.type, p.trait))][seat] += 1
+    return out
+
+
+def _arrow(f: dataclasses.Field[Any]) -> str | None:
+    arrow: str | None = f.metadata.get("arrow")
+    return arrow
+
+
+COLUMNS: tuple[tuple[str, str], ...] = tuple(
+    (f.name, a) for f in dataclasses.fields(GameRow) if (a := _arrow(f)) is not None
+) + tuple((name, "list<int64>") for name in ARMY_COLUMNS)
+DETERMINISTIC_COLUMNS = tuple(name for name, _ in COLUMNS if name != "seconds")
+
+
+@functools.cache
+def schema() -> pa.Schema:
+    """The Arrow schema of a results table (one row per game)."""
+    import pyarrow as pa
+
+    def arrow(kind: str) -> Any:  # "list<int64>" → pa.list_(pa.int64())
+        if kind.startswith("list<"):
+            return pa.list_(arrow(kind[5:-1]))
+        return getattr(pa, kind)()
+
+    return pa.schema([(name, arrow(kind)) for name, kind in COLUMNS])
+
+
+def column_docs() -> list[tuple[str, str]]:
+    """Each column with what it holds (the army items as one entry), for documentation."""
+    docs = [(f.name, str(f.metadata["doc"])) for f in dataclasses.fields(GameRow)]
+    return [(name, doc) if name != "armies" else ("n_ITEM", doc) for name, doc in docs]

@@ -1,0 +1,218 @@
+"""The study folder: what was simulated, and one Parquet file per finished chunk of games.
+
+A study folder holds ``_study.json`` (the study: rules variants, agents, seed, number of games)
+and one Parquet file per finished chunk, named for its variant and its range of game indices
+(``v0000-0000000000-0000000020.parquet``); replays, when asked for, under ``_replays``. Names
+starting with ``_`` or ``.`` are skipped by Parquet readers, so the folder opens as it is::
+
+    pandas.read_parquet("runs/x")
+    polars.read_parquet("runs/x/*.parquet")
+    duckdb.sql("select winner_agent, count(*) from 'runs/x/*.parquet' group by all")
+
+Each file is written whole or not at all (:func:`antipolix.files.write_atomically`), so a file
+present is a chunk complete: running the same study again plays only the games no file holds yet
+(resume after a crash or Ctrl-C), asking for more games of the same study adds them, and a folder
+holding another study is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from antipolix.errors import SimulationError
+from antipolix.files import Writer, compare_studies, write_atomically
+from antipolix.runner.rows import schema
+
+STUDY_FILE = "_study.json"
+STUDY_FORMAT = "antipolix-study"
+STUDY_VERSION = 2  # 2: army counts per item (n_ITEM columns) in place of army texts
+REPLAYS = "_replays"
+
+_CHUNK_RE = re.compile(r"^v(\d+)-(\d+)-(\d+)\.parquet$")
+
+
+@dataclass(frozen=True, order=True)
+class Chunk:
+    """Games ``start`` … ``stop − 1`` of variant number ``variant``: one task, one file."""
+
+    variant: int
+    start: int
+    stop: int
+
+    @property
+    def games(self) -> int:
+        return self.stop - self.start
+
+    @property
+    def filename(self) -> str:
+        return f"v{self.variant:04d}-{self.start:010d}-{self.stop:010d}.parquet"
+
+    @classmethod
+    def from_filename(cls, name: str) -> Chunk | None:
+        m = _CHUNK_RE.match(name)
+        return None if m is None else cls(int(m[1]), int(m[2]), int(m[3]))
+
+
+def chunk_files(path: Path) -> list[tuple[Chunk, Path]]:
+    """The finished chunks in a study folder, in (variant, first game) order."""
+    found = []
+    for entry in path.iterdir():
+        chunk = Chunk.from_filename(entry.name)
+        if chunk is not None:
+            found.append((chunk, entry))
+    return sorted(found)
+
+
+def read_study(path: Path) -> dict[str, Any]:
+    """The study description stored in a study folder; errors say what is wrong."""
+    file = path / STUDY_FILE
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SimulationError(f"{path} holds no study ({STUDY_FILE} is missing)") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SimulationError(f"{file} cannot be read: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != STUDY_FORMAT:
+        raise SimulationError(f"{file} is not an antipolix study description")
+    if data.get("version") != STUDY_VERSION:
+        raise SimulationError(
+            f"{file} has study format version {data.get('version')!r}; this antipolix reads "
+            f"version {STUDY_VERSION}"
+        )
+    return data
+
+
+@dataclass
+class Store:
+    """A study folder: ``_study.json``, one Parquet file per finished chunk, replays."""
+
+    path: Path
+    study: dict[str, Any]
+    _lock: IO[bytes] | None = field(default=None, repr=False)
+    _grown: bool = field(default=False, repr=False)  # the folder holds fewer games of this study
+
+    def check(self) -> None:
+        """Refuse, before any work, a folder that cannot be written or holds another study."""
+        path = self.path
+        if not path.exists():
+            _check_creatable(path)
+            return
+        if not path.is_dir():
+            raise SimulationError(f"cannot use {path} for results: it is not a folder")
+        if (path / STUDY_FILE).exists():
+            self._grown = self._compare(read_study(path))
+        elif any(path.iterdir()):
+            raise SimulationError(
+                f"{path} is not empty and holds no study ({STUDY_FILE}); use a new folder"
+            )
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise SimulationError(f"cannot write results to {path}: permission denied")
+
+    def _compare(self, old: dict[str, Any]) -> bool:
+        """True if the folder holds this study with fewer games (it grows); refuse otherwise
+        unless it holds this very study."""
+        change = compare_studies(old, self.study, grows="games")
+        if change == "shrinks":
+            had = old["games"]
+            raise SimulationError(
+                f"{self.path} holds this study with {had} games; ask for {had} or more (a "
+                "study grows, it never shrinks), or use another folder"
+            )
+        if isinstance(change, tuple):
+            raise SimulationError(
+                f"{self.path} holds a different study ({'; '.join(change)}); use another "
+                "folder, or delete it to start again"
+            )
+        return change == "grows"
+
+    def open(self) -> None:
+        """Create the folder and its study description; lock it against a second run."""
+        self.check()
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            lock = open(self.path / ".lock", "ab")  # noqa: SIM115 (held until close)
+        except OSError as exc:
+            raise SimulationError(f"cannot write results to {self.path}: {exc}") from None
+        try:
+            import fcntl
+
+            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except ImportError:  # pragma: no cover (not POSIX: no lock)
+            pass
+        except OSError:
+            lock.close()
+            raise SimulationError(
+                f"another run is writing to {self.path}; wait for it or use another folder"
+            ) from None
+        self._lock = lock
+        for stale in self.path.glob(".*.tmp"):  # files of a run that was killed while writing
+            stale.unlink(missing_ok=True)
+        if not (self.path / STUDY_FILE).exists() or self._grown:
+            text = json.dumps(self.study, indent=1) + "\n"
+            self._write(self.path / STUDY_FILE, text.encode())
+
+    def close(self) -> None:
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+    def missing(self) -> list[Chunk]:
+        """The ranges of games no chunk file holds yet, per variant."""
+        games, variants = int(self.study["games"]), len(self.study["variants"])
+        done: dict[int, list[Chunk]] = {}
+        if self.path.is_dir():
+            for chunk, file in chunk_files(self.path):
+                if not (0 <= chunk.variant < variants and 0 <= chunk.start < chunk.stop <= games):
+                    raise SimulationError(f"{file} does not belong to this study")
+                done.setdefault(chunk.variant, []).append(chunk)
+        todo = []
+        for v in range(variants):
+            at = 0
+            for chunk in done.get(v, []):
+                if chunk.start < at:
+                    raise SimulationError(
+                        f"{self.path}: chunk files overlap at {chunk.filename}; remove one"
+                    )
+                if chunk.start > at:
+                    todo.append(Chunk(v, at, chunk.start))
+                at = chunk.stop
+            if at < games:
+                todo.append(Chunk(v, at, games))
+        return todo
+
+    def write(
+        self, chunk: Chunk, columns: dict[str, list[Any]], replays: list[bytes] | None
+    ) -> None:
+        """Replays first, then the chunk's rows: the Parquet file marks the chunk as done."""
+        if replays is not None:
+            folder = self.path / REPLAYS / f"v{chunk.variant:04d}"
+            folder.mkdir(parents=True, exist_ok=True)
+            for game, data in zip(range(chunk.start, chunk.stop), replays, strict=True):
+                self._write(folder / f"game-{game:010d}.apx.json.gz", data)
+        import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
+        import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
+
+        table = pa.Table.from_pydict(columns, schema=schema())
+        self._write(self.path / chunk.filename, lambda f: pq.write_table(table, f))
+
+    @staticmethod
+    def _write(target: Path, data: bytes | Writer) -> None:
+        try:
+            write_atomically(target, data)
+        except OSError as exc:
+            raise SimulationError(f"cannot write {target}: {exc}") from None
+
+
+def _check_creatable(path: Path) -> None:
+    parent = path.parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise SimulationError(f"cannot create {path}: {parent} is not a folder")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise SimulationError(f"cannot create {path}: {parent} is not writable")
