@@ -21,7 +21,7 @@ from math import floor
 
 import numpy as np
 
-from antipolix.world import Cell, IntArray, Shape
+from antipolix.world import Cell, IntArray, Shape, pairwise_distances
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +87,8 @@ def _seats_on_ring(a: int, side: int, players: int) -> tuple[IntArray, int] | No
     size = len(ring)
     if players > size:
         return None
-    delta = np.abs(ring[:, None, :] - ring[None, :, :]).max(axis=2)
-    gaps = np.maximum(delta - side + 1, 0).astype(np.int32)  # Chebyshev gap between the boxes
+    delta = pairwise_distances(ring, ring)
+    gaps = np.maximum(delta - side + 1, 0)  # Chebyshev gap between the boxes
     starts = np.arange(size)
     ahead = gaps[starts[:, None], (starts[:, None] + np.arange(1, size)[None, :]) % size]
     # the arc between two seats is at least their gap plus side - 1 (Chebyshev <= arc length)

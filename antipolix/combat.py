@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from antipolix.pieces import PieceType
 from antipolix.rules import Rules
 from antipolix.state import Board
-from antipolix.world import Cell
+from antipolix.world import Cell, distances
 
 
 class Outcome(enum.IntEnum):
@@ -35,14 +37,35 @@ def attack_power(board: Board, strength: np.ndarray, pieces: Iterable[int]) -> i
     return int(strength[board.kind[ids]].sum())
 
 
+def defenders(owners: npt.NDArray[Any], owner: int, counts: str) -> npt.NDArray[np.bool_]:
+    """R8 option ``defence_counts``: which pieces (by their ``owners``) count in the defence of a
+    piece of ``owner``: its owner's (``owner``), or every piece (``all``)."""
+    if counts == "all":
+        return np.ones(len(owners), dtype=bool)
+    out: npt.NDArray[np.bool_] = owners == owner
+    return out
+
+
+def defence_of(
+    strengths: npt.NDArray[Any],
+    owners: npt.NDArray[Any],
+    cells: npt.NDArray[Any],
+    target: int,
+    counts: str,
+) -> int:
+    """R8: the defence of piece ``target`` (an index into the arrays): its strength plus the
+    strengths of the pieces within radius 1 of it that count (:func:`defenders`). The engine
+    passes the truth; an agent, the pieces it sees (a lower bound: invisible ones count too)."""
+    near = distances(cells, cells[target]) <= 1  # the target itself is at distance 0
+    near &= defenders(owners, int(owners[target]), counts)
+    return int(strengths[near].sum())
+
+
 def defence_power(board: Board, strength: np.ndarray, cell: Cell, counts: str) -> int:
-    """R8: the target's strength plus its 3×3×3 neighbours' (the owner's, or ``all``)."""
-    target = board.at(cell)
-    total = int(strength[board.kind[target]])
-    around = board.around(cell)
-    if counts == "owner":
-        around = around[board.owner[around] == board.owner[target]]
-    return total + int(strength[board.kind[around]].sum())
+    """R8: the defence of the piece on ``cell``, from the pieces of its 3×3×3 cube."""
+    rows = np.concatenate([[board.at(cell)], board.around(cell)])
+    kinds = board.kind[rows]
+    return defence_of(strength[kinds], board.owner[rows], board.pos[rows], 0, counts)
 
 
 def outcome_distribution(rules: Rules) -> tuple[tuple[Outcome, float], ...]:

@@ -122,12 +122,12 @@ except ImportError as exc:  # pragma: no cover - only without the extra
 
 from antipolix.agents import agent_named
 from antipolix.agents.army import ArmyPolicy, RandomArmy, checked_army
-from antipolix.agents.base import Agent, Decision, View
+from antipolix.agents.base import Agent, Decision, Sight
 from antipolix.combat import Outcome
 from antipolix.end import EndReason, GameResult
 from antipolix.errors import AgentError, AntipolixError, PhaseError, RulesError
 from antipolix.events import Combat, Crushed, Eliminated, Event, Fate, Moved, Received, Rejected
-from antipolix.game import Game
+from antipolix.game import Game, TurnReport
 from antipolix.observation import Observation
 from antipolix.orders import Attack, Move, Order, Pass
 from antipolix.pieces import ArmyItem, PieceType, Trait
@@ -306,7 +306,7 @@ class _Seat:
     slots: npt.NDArray[np.int64]  # piece id per slot, -1 for a free slot
     rng: np.random.Generator  # the seat's own generator (R12): its army, then its agent's
     obs: Observation | None = None
-    view: View | None = None
+    view: Sight | None = None
     mask: npt.NDArray[np.int8] | None = None
     enemy_at: dict[int, int] = dataclasses.field(default_factory=dict)  # flat cell → obs row
     bot: Agent | None = None
@@ -423,6 +423,36 @@ class AntipolixEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo ships no ty
         """Play one turn: one action per agent in ``env.agents``, all checked before anything
         changes (R4); then the engine resolves the turn (R7 reception order)."""
         game = self._live_game()
+        orders, infos = self._orders(actions)
+        report = game.play_turn(orders)
+        acting = list(self.agents)
+        places = self._places(report)
+        obs: dict[str, ObsDict] = {}
+        rewards: dict[str, float] = {}
+        terminations: dict[str, bool] = {}
+        truncations: dict[str, bool] = {}
+        for name in acting:
+            seat = self._seat_of[name]
+            terminated, truncated = self._done(seat)
+            terminations[name], truncations[name] = terminated, truncated
+            rewards[name] = 0.0
+            infos[name]["turn"] = game.turn
+            if terminated or truncated:
+                rewards[name] = place_reward(places[seat], self.rules.players)
+                infos[name]["place"] = places[seat]
+            if game.result is not None:
+                infos[name]["reason"] = game.result.reason.name.lower()
+                winner = game.result.winner
+                infos[name]["winner"] = None if winner is None else self.possible_agents[winner]
+            obs[name] = self._observe(seat)
+        self.agents = [a for a in acting if not (terminations[a] or truncations[a])]
+        return obs, rewards, terminations, truncations, infos
+
+    def _orders(
+        self, actions: Mapping[str, object]
+    ) -> tuple[dict[int, Order], dict[str, dict[str, Any]]]:
+        """Every agent's action as an order, checked against its mask (R4, R5) before anything
+        changes; a forbidden one raises, or passes with ``illegal_action="pass"``."""
         if not isinstance(actions, Mapping):
             raise InvalidActionError(f"actions must be a dict {{agent: action}}, got {actions!r}")
         unknown = sorted(str(a) for a in actions if a not in self.agents)
@@ -449,43 +479,28 @@ class AntipolixEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo ships no ty
                     f"{name}: action {index} ({self.describe(name, index)}) is forbidden by its "
                     "action mask: not a legal order now (R4, R5); nothing was played"
                 )
-        report = game.play_turn(orders)
-        acting = list(self.agents)
-        result = game.result
+        return orders, infos
+
+    def _places(self, report: TurnReport) -> dict[int, float]:
+        """Finishing places so far (R10, R11): of everyone when the game is over, else of the
+        players out."""
+        game = self._live_game(over=True)
+        if game.result is not None:
+            return finishing_places(game.result, self.rules.players, _last_instant(report.events))
         living = set(game.living)
-        places: dict[int, float] = {}
-        if result is not None:
-            places = finishing_places(result, self.rules.players, _last_instant(report.events))
-        else:
-            order = game.elimination_order
-            places = {
-                s: float(self.rules.players - k)
-                for k, s in enumerate(order, start=1)
-                if s not in living
-            }
-        obs: dict[str, ObsDict] = {}
-        rewards: dict[str, float] = {}
-        terminations: dict[str, bool] = {}
-        truncations: dict[str, bool] = {}
-        for name in acting:
-            seat = self._seat_of[name]
-            out = seat not in living
-            truncated = result is not None and result.reason is EndReason.TURN_LIMIT and not out
-            terminated = not truncated and (out or result is not None)
-            terminations[name], truncations[name] = terminated, truncated
-            rewards[name] = 0.0
-            infos[name]["turn"] = game.turn
-            if terminated or truncated:
-                rewards[name] = place_reward(places[seat], self.rules.players)
-                infos[name]["place"] = places[seat]
-            if result is not None:
-                infos[name]["reason"] = result.reason.name.lower()
-                infos[name]["winner"] = (
-                    None if result.winner is None else self.possible_agents[result.winner]
-                )
-            obs[name] = self._observe(seat)
-        self.agents = [a for a in acting if not (terminations[a] or truncations[a])]
-        return obs, rewards, terminations, truncations, infos
+        return {
+            s: float(self.rules.players - k)
+            for k, s in enumerate(game.elimination_order, start=1)
+            if s not in living
+        }
+
+    def _done(self, seat: int) -> tuple[bool, bool]:
+        """(terminated, truncated): out of the game, or stopped by the turn limit (R10)."""
+        game = self._live_game(over=True)
+        result, out = game.result, seat not in game.living
+        truncated = result is not None and result.reason is EndReason.TURN_LIMIT and not out
+        terminated = not truncated and (out or result is not None)
+        return terminated, truncated
 
     def render(self) -> None:
         """Nothing to draw (``render_mode`` None): to watch a game, write a replay
@@ -615,10 +630,11 @@ class AntipolixEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo ships no ty
             raise EnvError(f"no agent {agent!r} (agents: {self.possible_agents})")
         return str(agent)
 
-    def _live_game(self) -> Game:
+    def _live_game(self, over: bool = False) -> Game:
+        """The game being played (``over``: or just finished)."""
         if self._game is None:
             raise EnvError("no game yet: call reset() first")
-        if self._game.result is not None:
+        if self._game.result is not None and not over:
             raise PhaseError(f"the game is over ({self._game.result.reason.value}): call reset()")
         return self._game
 
@@ -712,7 +728,7 @@ class AntipolixEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo ships no ty
         state.view, state.enemy_at = None, {}
         if game.result is None and seat in obs.living:
             mask[0] = 1
-            view = View(self.rules, obs)
+            view = Sight(self.rules, obs)
             state.view = view
             slot_of = {int(pid): s for s, pid in enumerate(state.slots.tolist()) if pid >= 0}
             for row in view.mobile.tolist():

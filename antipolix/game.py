@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import enum
-import math
 import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from antipolix.armies import Zone
+from antipolix.checks import is_int, is_plain_number
 from antipolix.combat import (
     Outcome,
     attack_power,
@@ -105,13 +105,13 @@ def _seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
         return np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key)
     if seed is None:
         return np.random.SeedSequence()
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+    if not is_int(seed) or seed < 0:
         raise SeedError(f"seed must be None, an integer >= 0 or a SeedSequence, got {seed!r}")
     return np.random.SeedSequence(int(seed))
 
 
 def _think_time(player: int, t: object) -> float:
-    if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or t < 0:
+    if not is_plain_number(t) or t < 0:
         raise TurnError(f"player {player}: think time must be a finite number >= 0, got {t!r}")
     return float(t)
 
@@ -370,8 +370,7 @@ class Game:
             raise PhaseError("the game has not started: call start() after placement")
         if self.phase is Phase.OVER:
             raise PhaseError(f"the game is over ({self.result})")
-        given = self._check_turn(orders, think_times, messages)
-        normal, times, mail = given
+        normal, times, mail = self._check_turn(orders, think_times, messages)
         self.turn += 1
         events: list[Event] = []
         for box in self._inbox.values():
@@ -388,28 +387,7 @@ class Game:
             times = {p: float(self._rng.exponential(DRAWN_THINK_MEAN)) for p in sorted(times)}
         schedule = reception_order(times, self._rng)
         for player, at in schedule:
-            order = normal[player]
-            if self.result is None and self._clock is not None:
-                self._run_clock(at, events)
-            if self.result is not None:
-                events.append(Discarded(player, order, "the game is over"))
-                continue
-            if player not in self._living:
-                events.append(Discarded(player, order, "eliminated before the order arrived"))
-                continue
-            events.append(Received(player, at))
-            if self._clock is not None:
-                self._clock.arrive(player)
-            for item in mail.get(player, ()):
-                self._handle_message(player, item, touching, events, at)
-                if player not in self._living or self.result is not None:
-                    break
-            if player not in self._living:
-                events.append(Discarded(player, order, "the player quit"))
-            elif self.result is not None:
-                events.append(Discarded(player, order, "the game is over"))
-            else:
-                self._resolve(player, order, events, at)
+            self._receive(player, at, normal[player], mail.get(player, ()), touching, events)
         if self._clock is not None:
             events.extend(
                 TimerChanged(p, before[p], self._clock.timers[p]) for p in self._clock.timers
@@ -420,6 +398,39 @@ class Game:
             events.append(GameOver(self.result))
         self._last_events = tuple((e.audience(), e) for e in events)
         return TurnReport(self.turn, tuple(p for p, _ in schedule), tuple(events), self.result)
+
+    def _receive(
+        self,
+        player: int,
+        at: float,
+        order: Order,
+        mail: Sequence[Message | Command],
+        touching: set[tuple[int, int]],
+        events: list[Event],
+    ) -> None:
+        """R7: ``player``'s submission arrives at ``at`` seconds: the clocks run to then (timers
+        may expire first), then its messages (R9) and its order (R4) are handled."""
+        if self.result is None and self._clock is not None:
+            self._run_clock(at, events)
+        if self.result is not None:
+            events.append(Discarded(player, order, "the game is over"))
+            return
+        if player not in self._living:
+            events.append(Discarded(player, order, "eliminated before the order arrived"))
+            return
+        events.append(Received(player, at))
+        if self._clock is not None:
+            self._clock.arrive(player)
+        for item in mail:
+            self._handle_message(player, item, touching, events, at)
+            if player not in self._living or self.result is not None:
+                break
+        if player not in self._living:
+            events.append(Discarded(player, order, "the player quit"))
+        elif self.result is not None:
+            events.append(Discarded(player, order, "the game is over"))
+        else:
+            self._resolve(player, order, events, at)
 
     # -- internals: checks -------------------------------------------------------------------------
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from antipolix.checks import is_int
 from antipolix.errors import RulesError, SeedError
 from antipolix.pieces import PieceType, Trait
 from antipolix.rules import Rules
@@ -58,13 +59,7 @@ BYTES_PER_PIECE = 2000  # piece tables, observations and orders, as Python objec
 
 def check_seed(seed: object, what: str = "seed") -> int:
     """``seed`` if it is an integer from 0 to :data:`MAX_SEED`, else a :class:`SeedError`."""
-    import numpy as np
-
-    if (
-        isinstance(seed, bool)
-        or not isinstance(seed, (int, np.integer))
-        or not 0 <= int(seed) <= MAX_SEED
-    ):
+    if not is_int(seed) or not 0 <= int(seed) <= MAX_SEED:
         raise SeedError(f"{what} must be an integer from 0 to 2**63 - 1, got {seed!r}")
     return int(seed)
 

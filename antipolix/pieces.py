@@ -22,10 +22,6 @@ class PieceType(enum.IntEnum):
     HOVERCRAFT = 1
     FORTRESS = 2  # never moves, never attacks; strength counts for defence only
 
-    @property
-    def can_move(self) -> bool:
-        return self is not PieceType.FORTRESS
-
 
 class Trait(enum.IntEnum):
     """R2 traits: every piece has exactly one."""

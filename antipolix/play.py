@@ -10,44 +10,25 @@ True
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from antipolix.agents import agent_named
+from antipolix.agents import agent_named, agents_from_specs
 from antipolix.agents.army import ItemLike, checked_army
 from antipolix.agents.base import Agent, Decision
 from antipolix.end import GameResult
-from antipolix.errors import AgentError, AntipolixError
+from antipolix.errors import AgentError, AntipolixError, ReplayError
 from antipolix.game import Game, SeedLike, TurnReport
-from antipolix.orders import Attack, Move, Pass
-from antipolix.pieces import ArmyItem, Piece
+from antipolix.orders import Attack, Move, Order, Pass
+from antipolix.pieces import ArmyItem
+from antipolix.replay import Replay, ReplayWriter
 from antipolix.rules import Rules
+from antipolix.watch import Hooks, PlayedGame, Watcher
 
-if TYPE_CHECKING:
-    from antipolix.replay import ReplayWriter
-
-OnTurn = Callable[[Game, TurnReport, Mapping[int, Decision]], None]
 ArmiesLike = Sequence[Sequence[ItemLike] | None] | None
-
-
-@dataclass
-class PlayedGame:
-    """A finished game: the game object, the agents' names, the armies as placed, and (if kept)
-    every turn report."""
-
-    game: Game
-    agents: tuple[str, ...]
-    armies: tuple[tuple[Piece, ...], ...]  # each seat's pieces as placed
-    reports: list[TurnReport] = field(default_factory=list)
-
-    @property
-    def result(self) -> GameResult:
-        assert self.game.result is not None
-        return self.game.result
 
 
 def check_agents(rules: Rules, agents: Sequence[Agent | str]) -> list[Agent]:
@@ -95,22 +76,56 @@ def play_game(
     *,
     armies: ArmiesLike = None,
     keep_reports: bool = False,
-    on_start: Callable[[PlayedGame], None] | None = None,
-    on_turn: OnTurn | None = None,
-    writer: ReplayWriter | None = None,
+    watchers: Sequence[Watcher] = (),
 ) -> PlayedGame:
     """Play one game to its end (R10) and return it whole.
 
     Each seat gets a copy of its agent, set up with its own generator spawned from the seed
     (R12). ``armies`` overrides the army policy of chosen seats (one list of items or None per
-    seat). An agent that raises, returns something that is not a decision, or gives an order or
-    army the engine refuses stops the game with an :class:`AgentError` naming the agent, its
-    seat and the turn.
+    seat). ``watchers`` follow the game (:class:`~antipolix.watch.Watcher`: a replay writer,
+    :class:`~antipolix.watch.Hooks`). An agent that raises, returns something that is not a
+    decision, or gives an order or army the engine refuses stops the game with an
+    :class:`AgentError` naming the agent, its seat and the turn.
     """
     agents = check_agents(rules, agents)
     if armies is not None and (isinstance(armies, str) or len(armies) != rules.players):
         raise AgentError(f"armies must be a list with one entry (or None) per seat, got {armies!r}")
     game = Game(rules, seed)
+    bots = _seated(game, agents, armies)
+    played = PlayedGame(
+        game,
+        tuple(b.name for b in bots),
+        tuple(
+            tuple(p for p in game.placement() if p.owner == seat) for seat in range(rules.players)
+        ),
+    )
+    try:
+        for watcher in watchers:
+            watcher.start(played, agents, armies)
+        while game.result is None:
+            decisions = _decisions(game, bots)
+            report = game.play_turn(
+                {seat: d.order for seat, d in decisions.items()},
+                think_times={seat: d.think_time for seat, d in decisions.items()},
+                messages={seat: list(d.messages) for seat, d in decisions.items() if d.messages},
+            )
+            if keep_reports:
+                played.reports.append(report)
+            for watcher in watchers:
+                watcher.turn(played, report, decisions)
+    except BaseException:
+        for watcher in watchers:
+            watcher.abort()
+        raise
+    for watcher in watchers:
+        watcher.finish(played)
+    return played
+
+
+def _seated(game: Game, agents: Sequence[Agent], armies: ArmiesLike) -> list[Agent]:
+    """A copy of each seat's agent, set up with the seat's generator (R12), its army placed
+    (R3); the game started."""
+    rules = game.rules
     bots = [copy.deepcopy(a) for a in agents]
     chosen: list[list[ArmyItem]] = []
     for seat, bot in enumerate(bots):
@@ -127,51 +142,24 @@ def play_game(
         except AntipolixError as exc:
             raise AgentError(f"{_label(bots[seat], seat)} when placing its army: {exc}") from exc
     game.start()
-    played = PlayedGame(
-        game,
-        tuple(b.name for b in bots),
-        tuple(
-            tuple(p for p in game.placement() if p.owner == seat) for seat in range(rules.players)
-        ),
-    )
-    if writer is not None:
-        writer.start(game, agents, armies)
-    if on_start is not None:
-        on_start(played)
-    try:
-        while game.result is None:
-            turn = game.turn + 1
-            decisions: dict[int, Decision] = {}
-            for seat in game.living:
-                bot = bots[seat]
-                try:
-                    decision = _decision(bot, seat, turn, bot.act(game.observe(seat)))
-                    game.check_submission(
-                        seat, decision.order, decision.think_time, decision.messages
-                    )
-                except AgentError:
-                    raise
-                except Exception as exc:
-                    raise AgentError(f"{_label(bot, seat)} at turn {turn}: {exc}") from exc
-                decisions[seat] = decision
-            report = game.play_turn(
-                {seat: d.order for seat, d in decisions.items()},
-                think_times={seat: d.think_time for seat, d in decisions.items()},
-                messages={seat: list(d.messages) for seat, d in decisions.items() if d.messages},
-            )
-            if writer is not None:
-                writer.turn(report, decisions)
-            if keep_reports:
-                played.reports.append(report)
-            if on_turn is not None:
-                on_turn(game, report, decisions)
-    except BaseException:
-        if writer is not None:
-            writer.abort()
-        raise
-    if writer is not None:
-        writer.finish(played.result)
-    return played
+    return bots
+
+
+def _decisions(game: Game, bots: Sequence[Agent]) -> dict[int, Decision]:
+    """Every living seat's decision for the next turn, each checked as the engine would."""
+    turn = game.turn + 1
+    decisions: dict[int, Decision] = {}
+    for seat in game.living:
+        bot = bots[seat]
+        try:
+            decision = _decision(bot, seat, turn, bot.act(game.observe(seat)))
+            game.check_submission(seat, decision.order, decision.think_time, decision.messages)
+        except AgentError:
+            raise
+        except Exception as exc:
+            raise AgentError(f"{_label(bot, seat)} at turn {turn}: {exc}") from exc
+        decisions[seat] = decision
+    return decisions
 
 
 def play(
@@ -186,14 +174,73 @@ def play(
     ``agents`` holds one agent object (or built-in agent name) per seat; ``armies`` optionally
     gives a seat's pieces, e.g. ``[None, ["army+chief", "army", "hovercraft"]]``.
     """
-    writer = None
-    if replay is not None:
-        from antipolix.replay import ReplayWriter
+    watchers = [] if replay is None else [ReplayWriter(replay)]
+    return play_game(rules, agents, seed, armies=armies, watchers=watchers).result
 
-        writer = ReplayWriter(replay)
+
+# -- verifying a replay: play its agents again ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    """What :func:`verify` checked. ``complete``: the events and every decision; otherwise
+    ``unchecked`` says, per seat, why its agent's decisions could not be checked."""
+
+    turns: int
+    turns_checked: int
+    agents_rerun: bool
+    unchecked: tuple[str, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        return self.agents_rerun
+
+    def __str__(self) -> str:
+        events = f"{self.turns_checked} of {self.turns} turns replay event by event"
+        if self.agents_rerun:
+            return f"OK: {events}; the agents were played again and made the same decisions"
+        why = "; ".join(self.unchecked) or "the agents cannot be rebuilt"
+        return (
+            f"PARTLY VERIFIED: {events} (the engine agrees with every recorded event), but the "
+            f"agents' decisions were NOT checked: {why}, so the recorded orders cannot be "
+            "told from ones that agent would not have given"
+        )
+
+
+def verify(replay: Replay) -> VerifyReport:
+    """Check a replay as far as it can be: its events were checked when it was loaded; when
+    its agents are built-in, play them again from the seed and check every decision. The report
+    says plainly what could not be checked (``complete`` is False then)."""
+    agents, why = agents_from_specs(replay.agent_specs)
+    if agents is None:
+        return VerifyReport(replay.last_turn, replay.last_turn, agents_rerun=False, unchecked=why)
+    seen: list[dict[int, tuple[Order, float]]] = []
+
+    def on_turn(game: Game, report: TurnReport, decisions: Mapping[int, Decision]) -> None:
+        seen.append({s: (d.order, d.think_time) for s, d in decisions.items()})
+
     try:
-        return play_game(rules, agents, seed, armies=armies, writer=writer).result
-    except AntipolixError:
-        if writer is not None:
-            writer.abort()
-        raise
+        play_game(
+            replay.rules,
+            agents,
+            replay.seed,
+            armies=replay.armies,
+            watchers=[Hooks(on_turn=on_turn)],
+        )
+    except AntipolixError as exc:
+        raise ReplayError(
+            f"replay {replay.path}: the agents cannot be played again: {exc}"
+        ) from None
+    if len(seen) != len(replay.records):
+        raise ReplayError(
+            f"replay {replay.path}: the agents played again give a game of {len(seen)} turns, "
+            f"the file has {len(replay.records)}"
+        )
+    for rec, again in zip(replay.records, seen, strict=True):
+        recorded = {s: (rec.orders[s], rec.think[s]) for s in rec.orders}
+        if recorded != again:
+            raise ReplayError(
+                f"replay {replay.path}: at turn {rec.turn} the agents played again decide "
+                f"{again}, the file records {recorded}"
+            )
+    return VerifyReport(replay.last_turn, replay.last_turn, agents_rerun=True)

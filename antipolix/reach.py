@@ -24,7 +24,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from antipolix.world import IntArray, Shape, chebyshev, indices, offsets
+from antipolix.world import (
+    IntArray,
+    Shape,
+    chebyshev,
+    distances,
+    indices,
+    offsets,
+    pairwise_distances,
+)
 
 _EMPTY3 = np.zeros((0, 3), dtype=np.int64)
 
@@ -51,7 +59,7 @@ def components(positions: IntArray, field: int) -> IntArray:
     labels = np.full(count, -1, dtype=np.int64)
     if count == 0:
         return labels
-    dist = np.abs(positions[:, None, :] - positions[None, :, :]).max(axis=2)
+    dist = pairwise_distances(positions, positions)
     adjacent = dist <= field
     label = 0
     for start in range(count):
@@ -104,7 +112,7 @@ def destinations(pos: Sequence[int], net: Network) -> IntArray:
     """
     if len(net) == 0:
         return _EMPTY3
-    near = np.abs(net.positions - np.asarray(pos, dtype=np.int64)).max(axis=1) == 1
+    near = distances(net.positions, pos) == 1
     if not near.any():
         return _EMPTY3
     sources = np.bincount(net.labels[near], minlength=len(net))[net.labels]  # per teleporter
@@ -153,7 +161,7 @@ def reaches(
     dests = destinations(pos, net)
     if len(dests) == 0:
         return False
-    d = np.abs(dests - t).max(axis=1)
+    d = distances(dests, t)
     return bool(np.any((d >= 1) & (d <= move)))
 
 
@@ -171,7 +179,7 @@ def reach_many(
     dims = np.asarray(shape, dtype=np.int64)
     near = np.zeros(len(positions), dtype=bool)
     if len(net):
-        gap = np.abs(positions[:, None, :] - net.positions[None, :, :]).max(axis=2)
+        gap = pairwise_distances(positions, net.positions)
         near = (gap == 1).any(axis=1)
     whos: list[IntArray] = []
     flats: list[IntArray] = []

@@ -29,15 +29,16 @@ import gzip
 import hashlib
 import json
 import os
-import tempfile
 import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from antipolix.agents.base import Agent, Decision
+from antipolix.checks import is_int, is_plain_int
 from antipolix.codec import (
     cell_from_list,
     item_name,
@@ -52,6 +53,7 @@ from antipolix.codec import (
 from antipolix.end import EndReason, GameResult
 from antipolix.errors import AntipolixError, ReplayError
 from antipolix.events import Event
+from antipolix.files import write_atomically
 from antipolix.game import Game, TurnReport
 from antipolix.messages import Command, Message
 from antipolix.observation import Observation
@@ -59,9 +61,7 @@ from antipolix.orders import Order
 from antipolix.pieces import PieceType, Trait
 from antipolix.rules import Rules
 from antipolix.version import __version__
-
-if TYPE_CHECKING:
-    from antipolix.agents.base import Agent, Decision
+from antipolix.watch import PlayedGame
 
 FORMAT = "antipolix-replay"
 VERSION = 2  # 2: piece identifiers say nothing of placement order (R6)
@@ -80,7 +80,8 @@ def _line(obj: Mapping[str, Any]) -> bytes:
 
 
 class ReplayWriter:
-    """Writes one game's replay as it is played; the file appears (atomically) when it ends.
+    """Writes one game's replay as it is played (a :class:`~antipolix.watch.Watcher`); the file
+    appears (atomically) when it ends.
 
     Used by :func:`antipolix.play` (``replay=path``). The target folder is checked at once, so a
     bad path fails before the game is played.
@@ -97,7 +98,8 @@ class ReplayWriter:
             raise ReplayError(f"cannot write replay {self.path}: folder {folder} is not writable")
         self._lines: list[bytes] = []
 
-    def start(self, game: Game, agents: Sequence[Agent], armies: Any) -> None:
+    def start(self, played: PlayedGame, agents: Sequence[Agent], armies: Any) -> None:
+        game = played.game
         seed = game.seed
         header = {
             "type": "header",
@@ -123,7 +125,9 @@ class ReplayWriter:
         ]
         self._lines = [_line(header), _line({"type": "placement", "pieces": pieces})]
 
-    def turn(self, report: TurnReport, decisions: Mapping[int, Decision]) -> None:
+    def turn(
+        self, played: PlayedGame, report: TurnReport, decisions: Mapping[int, Decision]
+    ) -> None:
         self._lines.append(
             _line(
                 {
@@ -142,32 +146,18 @@ class ReplayWriter:
             )
         )
 
-    def finish(self, result: GameResult) -> None:
-        self._lines.append(_line({"type": "result", **_result_to_dict(result)}))
+    def finish(self, played: PlayedGame) -> None:
+        self._lines.append(_line({"type": "result", **_result_to_dict(played.result)}))
         digest = hashlib.sha256(b"".join(self._lines)).hexdigest()
         self._lines.append(_line({"type": "end", "lines": len(self._lines), "sha256": digest}))
         data = b"".join(self._lines)
         if self.path.name.endswith(".gz"):
             data = gzip.compress(data, mtime=0)  # same game, same bytes
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(data)
-            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; a replay is not
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomically(self.path, data)
         self._lines = []
 
     def abort(self) -> None:
         self._lines = []
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _result_to_dict(result: GameResult) -> dict[str, Any]:
@@ -317,7 +307,7 @@ def _check_order(
         if kind != "header" or record.get("format") != FORMAT:
             raise ReplayError(f"{path} is not an antipolix replay (no replay header)")
         version = record.get("version")
-        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        if not is_plain_int(version) or version < 1:
             raise ReplayError(f"replay {path} has no valid format version ({version!r})")
         if version < VERSION:
             raise ReplayError(
@@ -359,88 +349,141 @@ def _check_order(
     return limit
 
 
-class Replay:
-    """A loaded replay: the header, the placement, every turn, the result, and the true state at
-    any turn (re-simulated with the engine, every event checked).
+@dataclass(frozen=True)
+class ReplayFile:
+    """What a replay file holds, read and checked (the records in order, the checksum, the
+    header's rules complete, one agent per seat), not yet re-simulated."""
 
-    Turns are numbered as in the game: turn 0 is the position after placement, turn ``t`` the
-    position after ``t`` turns were played; ``last_turn`` is the final one.
-    """
+    path: Path
+    header: dict[str, Any]
+    engine_version: str
+    rules: Rules
+    agent_specs: list[dict[str, Any]]
+    armies: list[list[str] | None] | None
+    seed: np.random.SeedSequence
+    placement: list[dict[str, Any]]
+    records: list[TurnRecord]
+    result: GameResult
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        records = _read_records(self.path)
-        try:
-            self._read(records)
-        except ReplayError:
-            raise
-        except Exception as exc:  # any shape of malformed data: a message, not a traceback
-            raise ReplayError(f"replay {self.path} is malformed: {_what(exc)}") from None
-        self._simulate()
+    @property
+    def agents(self) -> tuple[str, ...]:
+        return tuple(str(a["name"]) for a in self.agent_specs)
 
-    def _read(self, records: list[dict[str, Any]]) -> None:
-        header = records[0]
-        self.header = header
-        self.engine_version: str = header["engine"]
-        try:
-            self.rules: Rules = rules_from_dict(header["rules"])
-        except AntipolixError as exc:
-            raise ReplayError(f"replay {self.path} holds invalid rules: {exc}") from None
-        missing = _missing_options(header["rules"], rules_to_dict(self.rules))
-        if missing:
-            raise ReplayError(
-                f"replay {self.path} is malformed: its rules lack {', '.join(missing)} (a "
-                "replay records every rule option; defaults are never assumed)"
-            )
-        players = self.rules.players
-        specs = header["agents"]
-        if not isinstance(specs, list) or len(specs) != players:
-            count = len(specs) if isinstance(specs, list) else 0
-            raise ReplayError(
-                f"replay {self.path} is malformed: its header names {count} agents for "
-                f"{players} players"
-            )
-        for seat, spec in enumerate(specs):
-            name = spec.get("name") if isinstance(spec, dict) else None
-            if not isinstance(name, str) or not name.strip():
-                raise ReplayError(
-                    f"replay {self.path} is malformed: seat {seat}'s agent has no name"
-                )
-        self.agent_specs: list[dict[str, Any]] = list(specs)
-        self.agents: tuple[str, ...] = tuple(str(a["name"]) for a in self.agent_specs)
-        self.armies: list[list[str] | None] | None = header.get("armies")
-        if self.armies is not None and (
-            not isinstance(self.armies, list) or len(self.armies) != players
-        ):
-            raise ReplayError(f"replay {self.path} is malformed: its armies are not one per seat")
-        seed = header["seed"]
-        self.seed = np.random.SeedSequence(
+
+def read_replay_file(path: str | Path) -> ReplayFile:
+    """Read and check a replay file (as a stream with bounded memory); raises
+    :class:`ReplayError` with the reason if it is missing, not a replay, corrupt, truncated,
+    edited, of another format version, or malformed."""
+    path = Path(path)
+    records = _read_records(path)
+    try:
+        return _replay_file(path, records)
+    except ReplayError:
+        raise
+    except Exception as exc:  # any shape of malformed data: a message, not a traceback
+        raise ReplayError(f"replay {path} is malformed: {_what(exc)}") from None
+
+
+def _replay_file(path: Path, records: list[dict[str, Any]]) -> ReplayFile:
+    header = records[0]
+    rules = _header_rules(path, header)
+    specs, armies = _header_seats(path, header, rules.players)
+    seed = header["seed"]
+    if len(records) < 4:  # header, placement, result, end (read in order)
+        raise ReplayError(f"replay {path} is malformed: records out of order")
+    res = records[-2]
+    return ReplayFile(
+        path=path,
+        header=header,
+        engine_version=str(header["engine"]),
+        rules=rules,
+        agent_specs=specs,
+        armies=armies,
+        seed=np.random.SeedSequence(
             int(seed["entropy"]), spawn_key=tuple(int(k) for k in seed["spawn_key"])
-        )
-        if len(records) < 4:  # header, placement, result, end (read in order)
-            raise ReplayError(f"replay {self.path} is malformed: records out of order")
-        self.placement: list[dict[str, Any]] = list(records[1]["pieces"])
-        self.records: list[TurnRecord] = [
-            TurnRecord(
-                turn=int(r["turn"]),
-                orders={int(s): order_from_dict(o) for s, o in r["orders"].items()},
-                think={int(s): float(t) for s, t in r["think"].items()},
-                messages={
-                    int(s): [message_from_dict(m) for m in ms]
-                    for s, ms in r.get("messages", {}).items()
-                },
-                reception=tuple(int(s) for s in r["reception"]),
-                events=list(r["events"]),
-            )
-            for r in records[2:-2]
-        ]
-        res = records[-2]
-        self.result = GameResult(
+        ),
+        placement=list(records[1]["pieces"]),
+        records=[_turn_record(r) for r in records[2:-2]],
+        result=GameResult(
             winner=None if res["winner"] is None else int(res["winner"]),
             reason=EndReason[res["reason"]],
             turns=int(res["turns"]),
             elimination_order=tuple(int(p) for p in res["elimination_order"]),
+        ),
+    )
+
+
+def _header_rules(path: Path, header: dict[str, Any]) -> Rules:
+    """The header's rules: valid, and complete (a replay records every rule option)."""
+    try:
+        rules = rules_from_dict(header["rules"])
+    except AntipolixError as exc:
+        raise ReplayError(f"replay {path} holds invalid rules: {exc}") from None
+    missing = _missing_options(header["rules"], rules_to_dict(rules))
+    if missing:
+        raise ReplayError(
+            f"replay {path} is malformed: its rules lack {', '.join(missing)} (a "
+            "replay records every rule option; defaults are never assumed)"
         )
+    return rules
+
+
+def _header_seats(
+    path: Path, header: dict[str, Any], players: int
+) -> tuple[list[dict[str, Any]], list[list[str] | None] | None]:
+    """The header's agents (one named agent per seat) and given armies (None, or one per seat)."""
+    specs = header["agents"]
+    if not isinstance(specs, list) or len(specs) != players:
+        count = len(specs) if isinstance(specs, list) else 0
+        raise ReplayError(
+            f"replay {path} is malformed: its header names {count} agents for {players} players"
+        )
+    for seat, spec in enumerate(specs):
+        name = spec.get("name") if isinstance(spec, dict) else None
+        if not isinstance(name, str) or not name.strip():
+            raise ReplayError(f"replay {path} is malformed: seat {seat}'s agent has no name")
+    armies = header.get("armies")
+    if armies is not None and (not isinstance(armies, list) or len(armies) != players):
+        raise ReplayError(f"replay {path} is malformed: its armies are not one per seat")
+    return list(specs), armies
+
+
+def _turn_record(r: dict[str, Any]) -> TurnRecord:
+    return TurnRecord(
+        turn=int(r["turn"]),
+        orders={int(s): order_from_dict(o) for s, o in r["orders"].items()},
+        think={int(s): float(t) for s, t in r["think"].items()},
+        messages={
+            int(s): [message_from_dict(m) for m in ms] for s, ms in r.get("messages", {}).items()
+        },
+        reception=tuple(int(s) for s in r["reception"]),
+        events=list(r["events"]),
+    )
+
+
+class Replay:
+    """A replay re-simulated with the engine, every event checked: the header, the placement,
+    every turn, the result, and the true state at any turn.
+
+    Turns are numbered as in the game: turn 0 is the position after placement, turn ``t`` the
+    position after ``t`` turns were played; ``last_turn`` is the final one. Made by
+    :func:`load_replay` (or from a :class:`ReplayFile`).
+    """
+
+    def __init__(self, file: ReplayFile) -> None:
+        self.file = file
+        self.path = file.path
+        self.header = file.header
+        self.engine_version = file.engine_version
+        self.rules = file.rules
+        self.agent_specs = file.agent_specs
+        self.agents = file.agents
+        self.armies = file.armies
+        self.seed = file.seed
+        self.placement = file.placement
+        self.records = file.records
+        self.result = file.result
+        self._simulate()
 
     @property
     def last_turn(self) -> int:
@@ -503,7 +546,7 @@ class Replay:
             )
 
     def _turn(self, turn: object) -> int:
-        if isinstance(turn, bool) or not isinstance(turn, (int, np.integer)):
+        if not is_int(turn):
             raise ReplayError(f"a turn is an integer, got {turn!r}")
         if not 0 <= turn <= self.last_turn:
             raise ReplayError(
@@ -556,97 +599,6 @@ class Replay:
             f"result={self.result})"
         )
 
-    # -- verification ---------------------------------------------------------------------------
-
-    def rebuild_agents(self) -> list[Agent] | None:
-        """The agents from the header when all are built-in (else None): for :meth:`verify`."""
-        agents, _ = self._rebuild()
-        return agents
-
-    def _rebuild(self) -> tuple[list[Agent] | None, tuple[str, ...]]:
-        """The agents from the header, or None and, per seat that cannot be rebuilt, why."""
-        from antipolix.agents import AGENTS, agent_from_spec
-
-        agents, why = [], []
-        for seat, spec in enumerate(self.agent_specs):
-            name = str(spec.get("name"))
-            try:
-                agents.append(agent_from_spec(spec))
-            except AntipolixError:
-                if name in AGENTS:
-                    why.append(
-                        f"seat {seat}'s agent {name!r} has parameters or an army policy this "
-                        f"antipolix ({__version__}) cannot rebuild"
-                    )
-                else:
-                    why.append(
-                        f"seat {seat}'s agent {name!r} is not a built-in agent (built-in: "
-                        f"{', '.join(sorted(AGENTS))})"
-                    )
-        return (None, tuple(why)) if why else (agents, ())
-
-    def verify(self) -> VerifyReport:
-        """Check the file as far as it can be: the events were checked when it was loaded; when
-        the agents are built-in, play them again from the seed and check every decision. The
-        report says plainly what could not be checked (``complete`` is False then)."""
-        from antipolix.play import play_game
-
-        agents, why = self._rebuild()
-        if agents is None:
-            return VerifyReport(
-                self.last_turn, len(self._reports), agents_rerun=False, unchecked=why
-            )
-        seen: list[dict[int, tuple[Order, float]]] = []
-
-        def on_turn(game: Game, report: TurnReport, decisions: Mapping[int, Decision]) -> None:
-            seen.append({s: (d.order, d.think_time) for s, d in decisions.items()})
-
-        try:
-            play_game(self.rules, agents, self.seed, armies=self.armies, on_turn=on_turn)
-        except AntipolixError as exc:
-            raise ReplayError(
-                f"replay {self.path}: the agents cannot be played again: {exc}"
-            ) from None
-        if len(seen) != len(self.records):
-            raise ReplayError(
-                f"replay {self.path}: the agents played again give a game of {len(seen)} turns, "
-                f"the file has {len(self.records)}"
-            )
-        for rec, again in zip(self.records, seen, strict=True):
-            recorded = {s: (rec.orders[s], rec.think[s]) for s in rec.orders}
-            if recorded != again:
-                raise ReplayError(
-                    f"replay {self.path}: at turn {rec.turn} the agents played again decide "
-                    f"{again}, the file records {recorded}"
-                )
-        return VerifyReport(self.last_turn, len(self._reports), agents_rerun=True)
-
-
-@dataclass(frozen=True)
-class VerifyReport:
-    """What :meth:`Replay.verify` checked. ``complete``: the events and every decision;
-    otherwise ``unchecked`` says, per seat, why its agent's decisions could not be checked."""
-
-    turns: int
-    turns_checked: int
-    agents_rerun: bool
-    unchecked: tuple[str, ...] = ()
-
-    @property
-    def complete(self) -> bool:
-        return self.agents_rerun
-
-    def __str__(self) -> str:
-        events = f"{self.turns_checked} of {self.turns} turns replay event by event"
-        if self.agents_rerun:
-            return f"OK: {events}; the agents were played again and made the same decisions"
-        why = "; ".join(self.unchecked) or "the agents cannot be rebuilt"
-        return (
-            f"PARTLY VERIFIED: {events} (the engine agrees with every recorded event), but the "
-            f"agents' decisions were NOT checked: {why}, so the recorded orders cannot be "
-            "told from ones that agent would not have given"
-        )
-
 
 def _missing_options(given: Mapping[str, Any], full: Mapping[str, Any]) -> list[str]:
     """Options of ``full`` (every option, as the writer records them) that ``given`` lacks:
@@ -676,4 +628,4 @@ def _what(exc: Exception) -> str:
 def load_replay(path: str | Path) -> Replay:
     """Load and check a replay file; raises :class:`ReplayError` with the reason if it is
     missing, not a replay, corrupt, truncated, edited, of a newer format, or not reproduced."""
-    return Replay(path)
+    return Replay(read_replay_file(path))

@@ -23,17 +23,10 @@ import numpy as np
 import numpy.typing as npt
 
 from antipolix.armies import Zone, budget_from_credits, home_zones, smallest_board_with_zones
+from antipolix.checks import is_plain_int, is_plain_number
 from antipolix.errors import ChiefError, OverBudgetError, RulesError
 from antipolix.pieces import ArmyItem, PieceType, Trait, TraitCosts, TypeTable
 from antipolix.world import Shape
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 @dataclass(frozen=True)
@@ -72,23 +65,50 @@ class Rules:
         object.__setattr__(self, "shape", tuple(self.shape))
 
     def _problems(self) -> list[str]:
-        out: list[str] = []
+        """Every problem of the options, each in one phrase naming the option."""
         shape = self.shape
         if (
             not isinstance(shape, (tuple, list))
             or len(shape) != 3
-            or not all(_is_int(v) for v in shape)
+            or not all(is_plain_int(v) for v in shape)
         ):
             return [f"shape must be (P, N, N) with integer sizes, got {shape!r}"]
-        p, n, n2 = shape
+        out = self._option_problems()
+        return out or self._setup_problems()
+
+    def _option_problems(self) -> list[str]:
+        """Each option on its own: types and ranges (R1, R2, R3, R5, R7, R8, R10)."""
+        out: list[str] = []
+        p, n, n2 = self.shape
         if p < 1 or n < 2 or n != n2:
-            out.append(f"shape must be (P, N, N) with P >= 1 and N >= 2 (R1), got {tuple(shape)}")
-        if not _is_int(self.players) or not 2 <= self.players <= 10:
+            out.append(
+                f"shape must be (P, N, N) with P >= 1 and N >= 2 (R1), got {tuple(self.shape)}"
+            )
+        if not is_plain_int(self.players) or not 2 <= self.players <= 10:
             out.append(f"players must be an integer from 2 to 10, got {self.players!r}")
-        if self.budget is not None and (not _is_int(self.budget) or self.budget < 0):
+        if self.budget is not None and (not is_plain_int(self.budget) or self.budget < 0):
             out.append(f"budget must be None or an integer >= 0, got {self.budget!r}")
-        if not _is_number(self.credits_per_100) or self.credits_per_100 < 0:
+        if not is_plain_number(self.credits_per_100) or self.credits_per_100 < 0:
             out.append(f"credits_per_100 must be a number >= 0, got {self.credits_per_100!r}")
+        out += self._table_problems()
+        if not is_plain_int(self.teleport_field) or self.teleport_field < 1:
+            out.append(f"teleport_field must be an integer >= 1, got {self.teleport_field!r}")
+        probs = (self.p_destroy, self.p_teleport, self.p_convert)
+        if not all(is_plain_number(v) and v >= 0 for v in probs):
+            out.append(f"p_destroy, p_teleport, p_convert must be numbers >= 0, got {probs}")
+        elif not math.isclose(sum(probs), 1.0, rel_tol=0, abs_tol=1e-9):
+            out.append(f"p_destroy + p_teleport + p_convert must be 1, got {sum(probs)!r}")
+        for name in ("time_credit", "time_total"):
+            value = getattr(self, name)
+            if not is_plain_number(value) or value <= 0:
+                out.append(f"{name} must be a number > 0, got {value!r}")
+        if not is_plain_int(self.max_turns) or self.max_turns < 1:
+            out.append(f"max_turns must be an integer >= 1, got {self.max_turns!r}")
+        return out + self._choice_problems()
+
+    def _table_problems(self) -> list[str]:
+        """R2: the piece and trait tables."""
+        out: list[str] = []
         if not isinstance(self.piece_types, TypeTable):
             out.append(f"piece_types must be a TypeTable, got {self.piece_types!r}")
         else:
@@ -97,32 +117,30 @@ class Rules:
             out.append(f"trait_costs must be a TraitCosts, got {self.trait_costs!r}")
         else:
             out += self.trait_costs.problems()
-        if not _is_int(self.teleport_field) or self.teleport_field < 1:
-            out.append(f"teleport_field must be an integer >= 1, got {self.teleport_field!r}")
-        if self.teleport_network not in ("own", "all"):
-            out.append(f"teleport_network must be 'own' or 'all', got {self.teleport_network!r}")
-        probs = (self.p_destroy, self.p_teleport, self.p_convert)
-        if not all(_is_number(v) and v >= 0 for v in probs):
-            out.append(f"p_destroy, p_teleport, p_convert must be numbers >= 0, got {probs}")
-        elif not math.isclose(sum(probs), 1.0, rel_tol=0, abs_tol=1e-9):
-            out.append(f"p_destroy + p_teleport + p_convert must be 1, got {sum(probs)!r}")
-        if self.defence_counts not in ("owner", "all"):
-            out.append(f"defence_counts must be 'owner' or 'all', got {self.defence_counts!r}")
-        if not isinstance(self.timers, bool):
-            out.append(f"timers must be True or False, got {self.timers!r}")
-        for name in ("time_credit", "time_total"):
-            value = getattr(self, name)
-            if not _is_number(value) or value <= 0:
-                out.append(f"{name} must be a number > 0, got {value!r}")
-        if self.think_times not in ("agent", "drawn"):
-            out.append(f"think_times must be 'agent' or 'drawn', got {self.think_times!r}")
-        if not _is_int(self.max_turns) or self.max_turns < 1:
-            out.append(f"max_turns must be an integer >= 1, got {self.max_turns!r}")
-        if not isinstance(self.zones, bool):
-            out.append(f"zones must be True or False, got {self.zones!r}")
-        if out:
-            return out
-        if self.zones and home_zones((p, n, n2), self.players) is None:
+        return out
+
+    def _choice_problems(self) -> list[str]:
+        """The options that choose between readings of the rules (R3, R5, R7, R8)."""
+        out: list[str] = []
+        choices = {
+            "teleport_network": ("own", "all"),
+            "defence_counts": ("owner", "all"),
+            "think_times": ("agent", "drawn"),
+        }
+        for name, allowed in choices.items():
+            if getattr(self, name) not in allowed:
+                words = " or ".join(repr(a) for a in allowed)
+                out.append(f"{name} must be {words}, got {getattr(self, name)!r}")
+        for name in ("timers", "zones"):
+            if not isinstance(getattr(self, name), bool):
+                out.append(f"{name} must be True or False, got {getattr(self, name)!r}")
+        return out
+
+    def _setup_problems(self) -> list[str]:
+        """R3: room for the home zones, and a budget that buys a chief."""
+        out: list[str] = []
+        p, n, _ = self.shape
+        if self.zones and home_zones(self.shape, self.players) is None:
             smallest = smallest_board_with_zones(self.players)
             out.append(
                 f"a {p}×{n}×{n} board has no room for the home zones of {self.players} players "
@@ -134,20 +152,20 @@ class Rules:
             self.piece_types.cost(kind) + self.trait_costs.chief for kind in PieceType
         )
         if self.army_budget < cheapest_chief:
+            words = (
+                f"the budget of {self.army_budget} cannot buy a chief (the cheapest costs "
+                f"{cheapest_chief}, R3)"
+            )
             if self.budget is None:
                 out.append(
-                    f"the budget of {self.army_budget} cannot buy a chief (the cheapest "
-                    f"costs {cheapest_chief}, R3): on a {p}×{n}×{n} board with {self.players} "
-                    f"players, credits_per_100 = {self.credits_per_100:g} gives "
+                    f"{words}: on a {p}×{n}×{n} board with {self.players} players, "
+                    f"credits_per_100 = {self.credits_per_100:g} gives "
                     f"floor({self.credits_per_100:g} × {p * n * n} / 100 / {self.players}) = "
                     f"{self.army_budget}; set the budget option (budget={cheapest_chief} or more) "
                     "or raise credits_per_100"
                 )
             else:
-                out.append(
-                    f"the budget of {self.army_budget} cannot buy a chief (the cheapest "
-                    f"costs {cheapest_chief}, R3); set budget={cheapest_chief} or more"
-                )
+                out.append(f"{words}; set budget={cheapest_chief} or more")
         return out
 
     @cached_property

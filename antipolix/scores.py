@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from antipolix.checks import is_plain_int
 from antipolix.end import GameResult
 from antipolix.errors import PlayersFileError
 
@@ -132,7 +133,7 @@ class PlayersFile:
             name, email, score = row["name"], row["email"], row["score"]
             if not isinstance(name, str) or not name.strip() or not isinstance(email, str):
                 raise PlayersFileError(f"{source}: player #{i} has a bad name or email: {row!r}")
-            if isinstance(score, bool) or not isinstance(score, int) or score < 0:
+            if not is_plain_int(score) or score < 0:
                 raise PlayersFileError(
                     f"{source}: player {name!r} has score {score!r}; scores are integers >= 0"
                 )

@@ -38,6 +38,28 @@ def chebyshev(a: Sequence[int], b: Sequence[int]) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[2] - b[2]))
 
 
+def distances(a: npt.ArrayLike, b: npt.ArrayLike) -> IntArray:
+    """R1 distance between cells as arrays (the last axis holds a cell's coordinates), element
+    by element with broadcasting: ``distances(cells, cell)`` is each cell's distance to one.
+
+    >>> distances([[0, 0, 0], [2, 1, 0]], [1, 1, 1]).tolist()
+    [1, 1]
+    """
+    out: IntArray = np.abs(np.asarray(a, dtype=np.int64) - np.asarray(b, dtype=np.int64)).max(
+        axis=-1
+    )
+    return out
+
+
+def pairwise_distances(a: IntArray, b: IntArray) -> IntArray:
+    """R1 distance between every row of ``a`` ``(n, 3)`` and every row of ``b`` ``(k, 3)``:
+    ``(n, k)``, built axis by axis (no ``(n, k, 3)`` array)."""
+    d: IntArray = np.abs(a[:, None, 0] - b[None, :, 0])
+    for axis in range(1, a.shape[1]):
+        np.maximum(d, np.abs(a[:, None, axis] - b[None, :, axis]), out=d)
+    return d
+
+
 @cache
 def offsets(radius: int) -> IntArray:
     """All offsets ``o`` with ``1 <= max|o| <= radius`` as a read-only ``(k, 3)`` array.

@@ -24,6 +24,7 @@ from antipolix import Rules
 from antipolix.agents import Agent, Decision, GreedyAgent, RandomAgent
 from antipolix.game import Game, TurnReport
 from antipolix.play import play_game
+from antipolix.watch import Hooks
 
 ENGINE = ("play_turn", "observe", "check_submission", "place_army", "start")
 
@@ -38,7 +39,9 @@ def run(rules: Rules, make: Callable[[], Agent], games: int) -> tuple[float, int
 
     start = time.perf_counter()
     for seed in range(games):
-        played = play_game(rules, [make() for _ in range(rules.players)], seed, on_turn=on_turn)
+        played = play_game(
+            rules, [make() for _ in range(rules.players)], seed, watchers=[Hooks(on_turn=on_turn)]
+        )
         turns += played.result.turns
     return time.perf_counter() - start, turns, player_turns
 

@@ -25,7 +25,7 @@ from antipolix.agents import (
     PlannerAgent,
     RandomAgent,
     RandomArmy,
-    View,
+    Sight,
     agent_from_spec,
     agent_named,
 )
@@ -877,12 +877,12 @@ def test_re_balanced_costs_and_strengths_change_what_greedy_attacks() -> None:
     game, ids = _rebalanced(default, pieces)
     order = greedy_decides(game).order
     assert isinstance(order, Attack) and order.cell == (0, 2, 3)
-    view = View(default, game.observe(0))
+    view = Sight(default, game.observe(0))
     row = int(np.flatnonzero(game.observe(0).ids == ids[4])[0])
     assert view.visible_defence(row) == 2 + 1  # the army and the hovercraft beside it
     game, ids = _rebalanced(REBALANCED, pieces)
     order = greedy_decides(game).order
     assert isinstance(order, Attack) and order.cell == (0, 3, 3)
-    view = View(REBALANCED, game.observe(0))
+    view = Sight(REBALANCED, game.observe(0))
     row = int(np.flatnonzero(game.observe(0).ids == ids[4])[0])
     assert view.visible_defence(row) == 5 + 4

@@ -10,6 +10,7 @@ from antipolix import Game, Rules
 from antipolix.agents import GreedyAgent, RandomAgent
 from antipolix.events import Eliminated
 from antipolix.play import play_game
+from antipolix.watch import Hooks
 from tests.invariants import check_state, destroyed_in
 
 RULE_SETS = {
@@ -51,7 +52,7 @@ def checked_game(rules: Rules, seed: int, agents: list) -> tuple[Game, list]:
         state["timer_sum"] = timer_sum
         reports.append(report)
 
-    played = play_game(rules, agents, seed, on_turn=on_turn, on_start=on_start)
+    played = play_game(rules, agents, seed, watchers=[Hooks(on_start=on_start, on_turn=on_turn)])
     assert played.game.result is not None
     return played.game, reports
 

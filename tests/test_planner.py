@@ -25,7 +25,8 @@ from antipolix.events import Rejected
 from antipolix.game import Game
 from antipolix.messages import Command
 from antipolix.observation import Observation
-from antipolix.play import play_game
+from antipolix.play import play_game, verify
+from antipolix.watch import Hooks
 from antipolix.world import chebyshev
 from tests.positions import make_game
 
@@ -73,7 +74,7 @@ def test_r4_orders_are_legal_when_decided(rules, seed):
         agents,
         seed,
         keep_reports=True,
-        on_start=lambda p: Checked.game.append(p.game),
+        watchers=[Hooks(on_start=lambda p: Checked.game.append(p.game))],
     )
     kinds = {type(o) for _, o in Checked.orders}
     assert Move in kinds and Attack in kinds  # it both moves and fights
@@ -110,7 +111,7 @@ def test_picklable_small_and_plays_the_same_game_after_a_round_trip():
 def test_r12_replay_of_a_planner_game_verifies(tmp_path):
     path = tmp_path / "planner.apx.json.gz"
     result = play(SMALL, [PlannerAgent(), GreedyAgent()], 5, replay=path)
-    report = load_replay(path).verify()  # plays the planner again, decision by decision
+    report = verify(load_replay(path))  # plays the planner again, decision by decision
     assert report.agents_rerun and report.turns_checked == result.turns
 
 

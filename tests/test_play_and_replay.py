@@ -25,8 +25,9 @@ from antipolix.cli import main
 from antipolix.codec import parse_item, rules_from_dict
 from antipolix.errors import AgentError, ReplayError
 from antipolix.pieces import Trait, TypeSpec, TypeTable
-from antipolix.play import play_game
+from antipolix.play import play_game, verify
 from antipolix.replay import CHECKPOINT_EVERY, FORMAT, VERSION
+from antipolix.watch import Hooks
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = Rules(shape=(4, 8, 8), players=2, max_turns=60)
@@ -145,9 +146,10 @@ def recorded(tmp_path_factory: pytest.TempPathFactory):
         SEED,
         armies=ARMIES,
         keep_reports=True,
-        on_start=lambda p: snap(p.game),
-        on_turn=lambda game, report, decisions: snap(game),
-        writer=_writer(path),
+        watchers=[
+            Hooks(on_start=lambda p: snap(p.game), on_turn=lambda game, r, d: snap(game)),
+            _writer(path),
+        ],
     )
     return path, played, snapshots, observations
 
@@ -244,7 +246,12 @@ def test_a_failing_agent_leaves_the_game_at_the_last_whole_turn() -> None:
         seen[game.turn] = (game.pieces(), game.timers)
 
     with pytest.raises(AgentError, match="at turn 3"):
-        play_game(SMALL, [Idle(), Boom(at_turn=3)], 0, on_start=on_start, on_turn=on_turn)
+        play_game(
+            SMALL,
+            [Idle(), Boom(at_turn=3)],
+            0,
+            watchers=[Hooks(on_start=on_start, on_turn=on_turn)],
+        )
     game = seen["game"]
     assert game.turn == 2 and game.result is None
     assert (game.pieces(), game.timers) == seen[2]  # nothing of turn 3 happened
@@ -793,7 +800,7 @@ def test_verify_plays_the_builtin_agents_again(
     recorded, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = recorded[0]
-    report = load_replay(path).verify()
+    report = verify(load_replay(path))
     assert report.agents_rerun
     assert report.turns == report.turns_checked == 60
     assert str(report).startswith("OK: 60 of 60 turns replay event by event")
@@ -817,13 +824,13 @@ def test_verify_checks_the_agents_decisions(tmp_path: Path) -> None:
     bad = edit(path, tmp_path / "claim.apx.json.gz", claim, checksum=True)
     replay = load_replay(bad)  # the engine check passes
     with pytest.raises(ReplayError, match=r"at turn 1 the agents played again decide"):
-        replay.verify()
+        verify(replay)
 
 
 def test_verify_with_custom_agents_checks_the_engine_only(tmp_path: Path) -> None:
     path = tmp_path / "idle.apx.json.gz"
     result = play(SMALL, [Idle(), RandomAgent()], seed=5, replay=path)
-    report = load_replay(path).verify()
+    report = verify(load_replay(path))
     assert not report.agents_rerun and not report.complete
     assert report.turns_checked == result.turns
     assert str(report).startswith("PARTLY VERIFIED: ")

@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from antipolix import Attack, Game, Message, Move, Pass, PieceType, Rules, Trait
-from antipolix.agents import Agent, Decision, RandomAgent, View
+from antipolix.agents import Agent, Decision, RandomAgent, Sight
 from antipolix.errors import NotYourPieceError, UnknownPieceError
 from antipolix.events import Combat, Crushed, Eliminated, Fate, Sent, Undelivered
 from antipolix.game import TurnReport
@@ -122,7 +122,7 @@ class Wanderer(Agent):
         self.piece = piece
 
     def act(self, obs: Observation) -> Decision:
-        view = View(self.rules, obs)
+        view = Sight(self.rules, obs)
         rows = np.flatnonzero(obs.ids == self.piece)
         if not len(rows):
             return Decision(Pass(), think_time=0.5)

@@ -19,6 +19,7 @@ import pytest
 from antipolix import Rules
 from antipolix.agents import GreedyAgent, PlannerAgent, RandomAgent, RandomArmy
 from antipolix.play import play_game
+from antipolix.watch import Hooks
 from tests.hidden import check_observation, rank_of_chief
 
 HEAVY = RandomArmy(
@@ -101,7 +102,9 @@ def scan() -> dict[str, list]:
                 for p in game.living:
                     check(game, game.observe(p), report)
 
-            play_game(rules, _agents(names), seed, on_start=on_start, on_turn=on_turn)
+            play_game(
+                rules, _agents(names), seed, watchers=[Hooks(on_start=on_start, on_turn=on_turn)]
+            )
             played += 1
     return {"played": [played], "checked": checked, "leaks": leaks, "ranks": ranks, "own": [own]}
 

@@ -5,14 +5,15 @@ Built-in agents, by name: ``random`` (:class:`RandomAgent`), ``greedy`` (:class:
 Army policies: :class:`RandomArmy`, :class:`FixedArmy`, :class:`GivenArmy`.
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from antipolix.agents.army import FixedArmy, GivenArmy, RandomArmy, policy_from_spec
-from antipolix.agents.base import Agent, Decision, View
+from antipolix.agents.base import Agent, Decision, Sight
 from antipolix.agents.planner import PlannerAgent
 from antipolix.agents.scripted import GreedyAgent, RandomAgent
-from antipolix.errors import AgentError
+from antipolix.errors import AgentError, AntipolixError
+from antipolix.version import __version__
 
 AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent, PlannerAgent)}
 
@@ -37,6 +38,30 @@ def agent_from_spec(spec: Mapping[str, Any]) -> Agent:
         raise AgentError(f"cannot rebuild agent {name!r} from {spec!r}: {exc}") from None
 
 
+def agents_from_specs(
+    specs: Sequence[Mapping[str, Any]],
+) -> tuple[list[Agent] | None, tuple[str, ...]]:
+    """The agents of recorded specs (a replay's seats), or None and, per seat that cannot be
+    rebuilt (not built-in, or parameters this version cannot read), why."""
+    agents, why = [], []
+    for seat, spec in enumerate(specs):
+        name = str(spec.get("name"))
+        try:
+            agents.append(agent_from_spec(spec))
+        except AntipolixError:
+            if name in AGENTS:
+                why.append(
+                    f"seat {seat}'s agent {name!r} has parameters or an army policy this "
+                    f"antipolix ({__version__}) cannot rebuild"
+                )
+            else:
+                why.append(
+                    f"seat {seat}'s agent {name!r} is not a built-in agent (built-in: "
+                    f"{', '.join(sorted(AGENTS))})"
+                )
+    return (None, tuple(why)) if why else (agents, ())
+
+
 __all__ = [
     "AGENTS",
     "Agent",
@@ -47,7 +72,8 @@ __all__ = [
     "PlannerAgent",
     "RandomAgent",
     "RandomArmy",
-    "View",
+    "Sight",
     "agent_from_spec",
     "agent_named",
+    "agents_from_specs",
 ]

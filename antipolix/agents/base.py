@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from antipolix.agents.army import ArmyPolicy, RandomArmy
+from antipolix.combat import defence_of
 from antipolix.messages import Command, Message
 from antipolix.observation import Observation
 from antipolix.orders import Order, Pass
@@ -33,7 +34,7 @@ from antipolix.pieces import TELEPORTER as _TELEPORTER
 from antipolix.pieces import ArmyItem, PieceType
 from antipolix.reach import Network, cached_network, destinations, reach_cells
 from antipolix.rules import Rules
-from antipolix.world import IntArray, indices
+from antipolix.world import IntArray, indices, pairwise_distances
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +109,7 @@ def _strides(n: int, m: int) -> IntArray:
     return out
 
 
-class View:
+class Sight:
     """An agent's reading of its observation, as arrays: own pieces, visible enemies, every
     (piece, cell) pair its pieces reach (R5), free cells and attackable targets (R4, R6).
 
@@ -152,7 +153,7 @@ class View:
         if not len(self.net):
             return np.zeros(len(self.mobile), dtype=bool)
         cells = self.mobile_cells
-        gap = np.abs(cells[:, None, :] - self.net.positions[None, :, :]).max(axis=2)
+        gap = pairwise_distances(cells, self.net.positions)
         near: npt.NDArray[np.bool_] = (gap == 1).any(axis=1)
         return near
 
@@ -173,18 +174,15 @@ class View:
         out: IntArray = flat[~self.occupied[flat]]
         return out
 
-    def free_cells(self, row: int) -> list[tuple[int, int, int]]:
-        return [self.cell(f) for f in self.free_reach(row)]
-
     def reaches_matrix(self, cells: IntArray) -> npt.NDArray[np.bool_]:
         """``[i, j]``: does own mobile piece ``mobile[i]`` reach ``cells[j]`` (``(k, 3)``)? (R5)"""
         pos = self.mobile_cells
         fields = self.mobile_fields[:, None]
-        d = np.abs(pos[:, None, :] - cells[None, :, :]).max(axis=2)
+        d = pairwise_distances(pos, cells)
         hit: npt.NDArray[np.bool_] = (d >= 1) & (d <= fields)
         for i in indices(self._near).tolist():
             dests = destinations(pos[i], self.net)
-            dd = np.abs(dests[:, None, :] - cells[None, :, :]).max(axis=2)
+            dd = pairwise_distances(dests, cells)
             hit[i] |= ((dd >= 1) & (dd <= fields[i])).any(axis=0)
         return hit
 
@@ -242,7 +240,5 @@ class View:
 
     def visible_defence(self, row: int) -> int:
         """R8 defence of the piece in ``row`` as far as this player can see."""
-        near = np.abs(self.obs.cells - self.obs.cells[row]).max(axis=1) <= 1
-        if self.rules.defence_counts == "owner":
-            near &= self.obs.owners == self.obs.owners[row]
-        return int(self.strengths[near].sum())
+        obs = self.obs
+        return defence_of(self.strengths, obs.owners, obs.cells, row, self.rules.defence_counts)

@@ -44,6 +44,7 @@ True
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -51,7 +52,8 @@ import numpy as np
 import numpy.typing as npt
 
 from antipolix.agents.army import ArmyPolicy, FixedArmy
-from antipolix.agents.base import Agent, Decision, View, unit_strength
+from antipolix.agents.base import Agent, Decision, Sight, unit_strength
+from antipolix.combat import Outcome, defenders, outcome_distribution
 from antipolix.events import Combat, Crushed
 from antipolix.messages import Command
 from antipolix.observation import Observation
@@ -62,7 +64,14 @@ from antipolix.pieces import INVISIBLE as _INVISIBLE
 from antipolix.pieces import PieceType, Trait
 from antipolix.reach import reach_many
 from antipolix.rules import Rules
-from antipolix.world import IntArray, Shape, indices, offsets
+from antipolix.world import (
+    IntArray,
+    Shape,
+    distances,
+    indices,
+    offsets,
+    pairwise_distances,
+)
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
@@ -198,14 +207,6 @@ def distance_grid(shape: Shape, flats: IntArray) -> IntArray:
     return out
 
 
-def _cheb(a: IntArray, b: IntArray) -> IntArray:
-    """Pairwise Chebyshev distances (R1) between the rows of ``a`` (n, 3) and ``b`` (k, 3)."""
-    d: IntArray = np.abs(a[:, None, 0] - b[None, :, 0])
-    np.maximum(d, np.abs(a[:, None, 1] - b[None, :, 1]), out=d)
-    np.maximum(d, np.abs(a[:, None, 2] - b[None, :, 2]), out=d)
-    return d
-
-
 def _total(values: FloatArray) -> float:
     """The largest value in full, the others at ``SPREAD``: one order a turn (R4)."""
     if not len(values):
@@ -239,37 +240,54 @@ def _hunt_cover(power: IntArray, defence: IntArray) -> FloatArray:
     return out
 
 
+@dataclass(frozen=True)
+class _Side:
+    """One side's pieces on a turn (own, or visible enemies), in observation order: flat cells,
+    cells ``(k, 3)``, strengths (R2) and move fields (R2, R5)."""
+
+    flat: IntArray
+    cells: IntArray
+    strength: IntArray
+    field: IntArray
+
+    @classmethod
+    def of(cls, sight: Sight, rows: IntArray) -> _Side:
+        obs = sight.obs
+        return cls(sight.flat[rows], obs.cells[rows], sight.strengths[rows], sight.fields[rows])
+
+
 class _Turn:
     """One turn's reading of the observation, as arrays and board grids (R5, R6, R8).
 
-    Own pieces are indexed in :attr:`View.own` order, visible enemy pieces in
-    :attr:`View.enemy` order; grids are flat over the board.
+    Own pieces are indexed in :attr:`Sight.own` order, visible enemy pieces in
+    :attr:`Sight.enemy` order; grids are flat over the board. ``defence`` is the defence grid
+    (R8: the strength of the pieces that count, within radius 1 of each cell), ``power`` own
+    attack power on each cell, ``threat`` the strongest enemy's power on each cell now and
+    ``extra`` what one more enemy move adds (R4, R5); per own piece its ``own_defence``,
+    ``own_threat``, ``own_extra`` and ``loss``; per enemy piece its ``enemy_defence`` (hidden
+    defenders its failed attacks showed, ``enemy_hidden``, included) and ``gain``.
     """
 
-    def __init__(self, agent: PlannerAgent, view: View) -> None:
-        rules, obs = agent.rules, view.obs
-        self.view = view
-        shape = self.shape = view.shape
-        size = int(np.prod(shape))
-        own, enemy = view.own, view.enemy
-        self.o_flat, self.o_pos, self.o_s = view.flat[own], obs.cells[own], view.strengths[own]
-        self.o_f = view.fields[own]
-        self.e_flat, self.e_pos, self.e_s = (
-            view.flat[enemy],
-            obs.cells[enemy],
-            view.strengths[enemy],
-        )
-        self.e_f, e_owner = view.fields[enemy], obs.owners[enemy]
-        o_trait = obs.traits[own]
+    def __init__(self, agent: PlannerAgent, sight: Sight) -> None:
+        self.sight = sight
+        self.shape = sight.shape
+        self.own = _Side.of(sight, sight.own)
+        self.enemy = _Side.of(sight, sight.enemy)
+        self._grids(agent)
+        self._values(agent)
+        self._geometry()
 
-        # every grid is a box sum (R1 cubes) of strengths on cells; the requests, by index:
-        layers: list[Layer] = []
-        if rules.defence_counts == "all":  # own defence (R8): a piece's and its neighbours'
-            layers.append((view.flat, view.strengths, 1))
-        else:
-            layers.append((self.o_flat, self.o_s, 1))
-        for f in np.unique(self.o_f[self.o_f > 0]).tolist():  # own attack power (R5)
-            layers.append((self.o_flat[self.o_f == f], self.o_s[self.o_f == f], f))
+    def _grids(self, agent: PlannerAgent) -> None:
+        """Defence, own power, enemy threat: all box sums (R1 cubes) of strengths on cells,
+        computed in one pass."""
+        sight, own, enemy = self.sight, self.own, self.enemy
+        obs, counts = sight.obs, agent.rules.defence_counts
+        size = int(np.prod(self.shape))
+        counted = defenders(obs.owners, obs.player, counts)  # own defence (R8)
+        layers: list[Layer] = [(sight.flat[counted], sight.strengths[counted], 1)]
+        own_fields = np.unique(own.field[own.field > 0]).tolist()
+        for f in own_fields:  # own attack power (R5)
+            layers.append((own.flat[own.field == f], own.strength[own.field == f], f))
         hidden = agent._hidden_attack  # invisible attackers seen near these cells (R6)
         layers.append(
             (
@@ -278,71 +296,80 @@ class _Turn:
                 2,
             )
         )
-        owners = np.unique(e_owner).tolist()
-        plan: list[tuple[int, list[tuple[int, int]]]] = []
-        for owner in owners:  # each enemy's defence, reach now and one move later (R4, R8)
-            mine = e_owner == owner
-            layers.append((self.e_flat[mine], self.e_s[mine], 1))
-            fields = []
-            for f in np.unique(self.e_f[mine & (self.e_f > 0)]).tolist():
-                sel = mine & (self.e_f == f)
-                layers.append((self.e_flat[sel], self.e_s[sel], f))
-                layers.append((self.e_flat[sel], self.e_s[sel], 2 * f))
-                fields.append((len(layers) - 2, len(layers) - 1))
-            plan.append((len(layers) - 1 - 2 * len(fields), fields))
-        grids = box_sums(shape, layers)
+        enemy_owner = obs.owners[sight.enemy]
+        owners = np.unique(enemy_owner).tolist()
+        plan = [_enemy_layers(enemy, enemy_owner == owner, layers) for owner in owners]
+        grids = box_sums(self.shape, layers)
         self.defence = grids[0]
-        self.d_own = self.defence[self.o_flat]
-        n_own = len(np.unique(self.o_f[self.o_f > 0]))
+        self.own_defence = self.defence[own.flat]
+        n_own = len(own_fields)
         self.power = np.sum(grids[1 : 1 + n_own], axis=0) if n_own else np.zeros(size, np.int64)
         reach = np.zeros(size, dtype=np.int64)  # the strongest enemy's power on each cell
         far = np.zeros(size, dtype=np.int64)
-        self.e_def = np.zeros(len(enemy), dtype=np.int64)
-        self.e_grid: dict[int, IntArray] = {}  # owner → its defence grid (R8, as seen)
+        self.enemy_defence = np.zeros(len(sight.enemy), dtype=np.int64)
+        self.defence_by_owner: dict[int, IntArray] = {}  # owner → its defence grid (R8, as seen)
         for owner, (k, fields) in zip(owners, plan, strict=True):
-            mine = e_owner == owner
-            self.e_grid[owner] = grids[k]
-            self.e_def[mine] = grids[k][self.e_flat[mine]]
+            mine = enemy_owner == owner
+            self.defence_by_owner[owner] = grids[k]
+            self.enemy_defence[mine] = grids[k][enemy.flat[mine]]
             if fields:
                 np.maximum(reach, np.sum([grids[n] for n, _ in fields], axis=0), out=reach)
                 np.maximum(far, np.sum([grids[n] for _, n in fields], axis=0), out=far)
-        if rules.defence_counts == "all":
-            self.e_def = self.defence[self.e_flat].copy()
-        self.e_hidden = np.zeros(len(enemy), dtype=np.int64)
-        for j, pid in enumerate(obs.ids[enemy].tolist()):
-            seen = agent._hidden_defence.get(pid)
-            if seen is not None and obs.turn - seen[0] < MEMORY:
-                self.e_hidden[j] = seen[1]
-        self.e_def += self.e_hidden
-        strongest = int(self.e_s[self.e_f > 0].max(initial=0))
+        if counts == "all":  # every piece counts: the defence grid of every owner (R8)
+            self.enemy_defence = self.defence[enemy.flat].copy()
+        self.enemy_hidden = agent._hidden_defences(obs)
+        self.enemy_defence += self.enemy_hidden
+        strongest = int(enemy.strength[enemy.field > 0].max(initial=0))
         self.threat = reach + grids[1 + n_own]
         self.extra = np.minimum(np.maximum(far - reach, 0), strongest)  # one more piece (R4)
 
-        # values (R2, R8): what losing each own piece costs, what taking each enemy piece gains
-        costs = agent._costs[obs.types[own], o_trait]
+    def _values(self, agent: PlannerAgent) -> None:
+        """What losing each own piece costs and taking each enemy piece gains (R2, R8), and
+        the risk the position holds now."""
+        obs = self.sight.obs
+        traits = obs.traits[self.sight.own]
+        costs = agent._costs[obs.types[self.sight.own], traits]
         self.loss: FloatArray = costs * agent._swing
-        self.loss[o_trait == _INVISIBLE] = 0.0  # cannot be attacked (R6)
-        chiefs = indices(o_trait == _CHIEF)
-        self.ci = int(chiefs[0]) if len(chiefs) else -1
-        if self.ci >= 0:
-            self.loss[self.ci] = agent._lose_chief
-        self.gain, self.chief_gain = agent._gains(view)
+        self.loss[traits == _INVISIBLE] = 0.0  # cannot be attacked (R6)
+        chiefs = indices(traits == _CHIEF)
+        self.chief = int(chiefs[0]) if len(chiefs) else -1  # index among own pieces, or -1
+        if self.chief >= 0:
+            self.loss[self.chief] = agent._lose_chief
+        self.gain, self.chief_gain = agent._gains(self.sight)
+        self.own_threat = self.threat[self.own.flat]
+        self.own_extra = self.extra[self.own.flat]
+        if self.chief >= 0:
+            self.own_extra[self.chief] += CHIEF_UNSEEN * agent.unit
+        self.base_risk = _total(_risk(self.own_threat, self.own_extra, self.own_defence, self.loss))
 
-        self.t_own = self.threat[self.o_flat]
-        self.x_own = self.extra[self.o_flat]
-        if self.ci >= 0:
-            self.x_own[self.ci] += CHIEF_UNSEEN * agent.unit
-        self.base_risk = _total(_risk(self.t_own, self.x_own, self.d_own, self.loss))
-        self.dist = distance_grid(shape, self.e_flat)
+    def _geometry(self) -> None:
+        """Distances to the enemy, how far moves matter, the chief's ring."""
+        shape, size = self.shape, int(np.prod(self.shape))
+        self.enemy_distance = distance_grid(shape, self.enemy.flat)
         # beyond this distance from every enemy a cell is out of every enemy's reach within a
         # move, and of every own attack or hunt next turn (R5): only the advance counts there
-        e_move = int(self.e_f.max(initial=0))
-        self.horizon = max(FRONT, 2 * e_move, e_move + int(self.o_f.max(initial=0)))
+        e_move = int(self.enemy.field.max(initial=0))
+        self.horizon = max(FRONT, 2 * e_move, e_move + int(self.own.field.max(initial=0)))
         self.chief_ring = np.zeros(size, dtype=bool)  # the chief's cell and its neighbours
-        if self.ci >= 0:
-            ring = self.o_pos[self.ci] + np.vstack([np.zeros((1, 3), np.int64), offsets(1)])
+        if self.chief >= 0:
+            ring = self.own.cells[self.chief] + np.vstack([np.zeros((1, 3), np.int64), offsets(1)])
             ring = ring[np.all((ring >= 0) & (ring < np.asarray(shape)), axis=1)]
             self.chief_ring[np.ravel_multi_index(ring.T, shape)] = True
+
+
+def _enemy_layers(
+    enemy: _Side, mine: BoolArray, layers: list[Layer]
+) -> tuple[int, list[tuple[int, int]]]:
+    """Add one enemy owner's layers: its defence (R8), and per move field its reach now and one
+    move later (R4, R5). Returns the defence layer's index and the (now, later) indices."""
+    layers.append((enemy.flat[mine], enemy.strength[mine], 1))
+    fields = []
+    for f in np.unique(enemy.field[mine & (enemy.field > 0)]).tolist():
+        sel = mine & (enemy.field == f)
+        layers.append((enemy.flat[sel], enemy.strength[sel], f))
+        layers.append((enemy.flat[sel], enemy.strength[sel], 2 * f))
+        fields.append((len(layers) - 2, len(layers) - 1))
+    return len(layers) - 1 - 2 * len(fields), fields
 
 
 class PlannerAgent(Agent):
@@ -386,10 +413,11 @@ class PlannerAgent(Agent):
         self._hidden_attack: list[tuple[int, int, int]] = []  # (turn, flat cell, unseen power)
         self._last_fight = 0  # the last turn it was told of a piece taken (R8) or crushed (R6)
         self._nul = False  # its draw offer stands (R9)
-        p = rules.p_destroy, rules.p_teleport, rules.p_convert
-        self._swing = p[0] + p[1] * TELEPORTED + 2 * p[2]  # per point of a piece taken (R8)
-        self._take_chief = p[0] + p[2]  # a chief destroyed or converted eliminates (R8)
-        self._lose_chief = WIN * (p[0] + p[2]) + WIN * p[1] * 0.25
+        chance = dict(outcome_distribution(rules))  # R8: what a successful attack does
+        destroy, teleport, convert = (chance[o] for o in Outcome)
+        self._swing = destroy + teleport * TELEPORTED + 2 * convert  # per point of a piece taken
+        self._take_chief = destroy + convert  # a chief destroyed or converted eliminates (R8)
+        self._lose_chief = WIN * (destroy + convert) + WIN * teleport * 0.25
         self._costs = np.array(  # [type, trait] → cost (R2)
             [[rules.piece_cost(kind, trait) for trait in Trait] for kind in PieceType], dtype=float
         )
@@ -398,18 +426,18 @@ class PlannerAgent(Agent):
 
     def act(self, obs: Observation) -> Decision:
         think = float(self.rng.uniform(self.min_think, self.max_think))
-        view = View(self.rules, obs)
-        self._remember(view)
+        sight = Sight(self.rules, obs)
+        self._remember(sight)
         order: Order = Pass()
         dead = False
-        if len(view.enemy) and len(view.mobile):
-            turn = _Turn(self, view)
+        if len(sight.enemy) and len(sight.mobile):
+            turn = _Turn(self, sight)
             score, order = self._best_attack(turn)
             move_score, move = self._best_move(turn)
             if move is not None and move_score > score:
                 order = move
-            dead = view.power(view.mobile) <= int(turn.e_def.min())
-        elif len(view.enemy):
+            dead = sight.power(sight.mobile) <= int(turn.enemy_defence.min())
+        elif len(sight.enemy):
             dead = True  # nothing left that can attack (fortresses only, R2)
         return Decision(order, think, self._draw_offer(obs.turn, dead))
 
@@ -426,15 +454,15 @@ class PlannerAgent(Agent):
 
     # -- memory (R6: only what the observation shows) ----------------------------------------
 
-    def _remember(self, view: View) -> None:
-        obs = view.obs
+    def _remember(self, sight: Sight) -> None:
+        obs = sight.obs
         for pid, flat in zip(
-            obs.ids[view.enemy].tolist(), view.flat[view.enemy].tolist(), strict=True
+            obs.ids[sight.enemy].tolist(), sight.flat[sight.enemy].tolist(), strict=True
         ):
             if self._first_cell.setdefault(pid, flat) != flat:
                 self._moved.add(pid)
         visible = {p: r for r, p in enumerate(obs.ids.tolist())}
-        enemy = view.enemy
+        enemy = sight.enemy
         self._types.update(zip(obs.ids[enemy].tolist(), obs.types[enemy].tolist(), strict=True))
         for event in obs.events:
             if isinstance(event, Crushed) or (isinstance(event, Combat) and event.success):
@@ -444,13 +472,13 @@ class PlannerAgent(Agent):
             if event.player == self.seat:
                 row = visible.get(event.target)
                 if row is not None and not event.success:  # its defence counted unseen pieces
-                    seen = view.visible_defence(row)
+                    seen = sight.visible_defence(row)
                     self._hidden_defence[event.target] = (obs.turn, max(0, event.defence - seen))
             elif event.target_owner == self.seat:
                 # attackers left out of the event are invisible (R6): the rest of the power
                 listed = sum(self.attacker_strength(p) for p in event.pieces)
                 if event.attack > listed:
-                    flat = int(np.ravel_multi_index(event.cell, view.shape))
+                    flat = int(np.ravel_multi_index(event.cell, sight.shape))
                     self._hidden_attack.append((obs.turn, flat, event.attack - listed))
         self._hidden_attack = [h for h in self._hidden_attack if obs.turn - h[0] < MEMORY]
 
@@ -462,10 +490,10 @@ class PlannerAgent(Agent):
             return self.unit
         return int(self.rules.strength_table[kind])
 
-    def _gains(self, view: View) -> tuple[FloatArray, FloatArray]:
+    def _gains(self, sight: Sight) -> tuple[FloatArray, FloatArray]:
         """Expected gain of taking each visible enemy piece (R8), and the part of it that comes
         from the piece perhaps being its owner's chief (never-moved pieces are the suspects)."""
-        obs, enemy = view.obs, view.enemy
+        obs, enemy = sight.obs, sight.enemy
         types = obs.types[enemy]
         costs = self._costs[types, 0]
         ids = obs.ids[enemy].tolist()
@@ -479,165 +507,73 @@ class PlannerAgent(Agent):
         gain: FloatArray = costs * self._swing + chief
         return gain, chief
 
+    def _hidden_defences(self, obs: Observation) -> IntArray:
+        """Per visible enemy piece, the unseen defence a failed attack on it showed lately."""
+        out = np.zeros(len(obs.ids[obs.owners != obs.player]), dtype=np.int64)
+        for j, pid in enumerate(obs.ids[obs.owners != obs.player].tolist()):
+            seen = self._hidden_defence.get(pid)
+            if seen is not None and obs.turn - seen[0] < MEMORY:
+                out[j] = seen[1]
+        return out
+
     # -- candidate orders ----------------------------------------------------------------------
 
     def _best_attack(self, t: _Turn) -> tuple[float, Order]:
         """Every target that the own pieces reaching it outpower (R4, R8), attacked by all of
         them (attackers never move): its expected gain plus the exposure it relieves."""
-        view = t.view
+        sight = t.sight
         best: tuple[float, Order] = (0.0, Pass())
-        for row, attackers in view.targets.items():
-            j = int(np.searchsorted(view.enemy, row))
-            margin = view.power(attackers) - int(t.e_def[j])
+        for row, attackers in sight.targets.items():
+            j = int(np.searchsorted(sight.enemy, row))
+            margin = sight.power(attackers) - int(t.enemy_defence[j])
             if margin <= 0:
                 continue
-            near = _cheb(t.o_pos, t.e_pos[j : j + 1])[:, 0] <= t.e_f[j]
-            relieved = _risk(np.maximum(t.t_own - t.e_s[j] * near, 0), t.x_own, t.d_own, t.loss)
+            near = (
+                pairwise_distances(t.own.cells, t.enemy.cells[j : j + 1])[:, 0] <= t.enemy.field[j]
+            )
+            threat = np.maximum(t.own_threat - t.enemy.strength[j] * near, 0)
+            relieved = _risk(threat, t.own_extra, t.own_defence, t.loss)
             score = t.gain[j] + t.base_risk - _total(relieved)
-            if margin <= self.unit and not t.e_hidden[j]:
+            if margin <= self.unit and not t.enemy_hidden[j]:
                 score *= 1.0 - HIDDEN_PROBE
             score += 0.02 * min(margin / self.unit, 2.5)  # wider wins first
             if score > best[0]:
-                ids = [int(p) for p in view.obs.ids[attackers]]
-                best = score, Attack(ids, view.cell(view.flat[row]))
+                ids = [int(p) for p in sight.obs.ids[attackers]]
+                best = score, Attack(ids, sight.cell(sight.flat[row]))
         return best
 
     def _best_move(self, t: _Turn) -> tuple[float, Move | None]:
         """Every move of every own mobile piece to a free cell it reaches (R4, R5), scored all
         at once: a move changes the defence around its start and end cells only (R8)."""
-        view = t.view
-        obs, shape = view.obs, t.shape
-        mobile = view.mobile
-        who, dest = reach_many(shape, obs.cells[mobile], view.fields[mobile], view.net)
-        keep = ~view.occupied[dest]
-        who, dest = who[keep], dest[keep]
-        i = np.searchsorted(view.own, mobile)[who]  # own index of each candidate's mover
-        ci = t.ci
-        # far from every enemy, only closing in counts (and guarding the chief, and fleeing an
-        # unseen attacker): drop the rest
-        far = t.dist[dest] > t.horizon
-        far &= (t.dist[dest] >= t.dist[t.o_flat[i]]) & (t.t_own[i] == 0)
-        if ci >= 0:
-            far &= (i != ci) & ~t.chief_ring[dest] & ~t.chief_ring[t.o_flat[i]]
-        keep = ~far
-        who, dest, i = who[keep], dest[keep], i[keep]
-        if not len(dest):
+        moves = _Moves.of(t)
+        if moves is None:
             return 0.0, None
-        b = np.stack(np.unravel_index(dest, shape), axis=1).astype(np.int64)
-        a = t.o_pos[i]
-        s_i = t.o_s[i]
-        f_i = t.o_f[i]
+        score = t.base_risk - moves.exposure(t, self.unit)
+        moves.add_chief_guard(score, t, self.unit)
+        offence = moves.threats(t) + self._hunt_offence(t, moves)
+        not_chief = moves.mover != t.chief
+        score += np.where(not_chief, offence, 0.0)
+        moves.add_advance_and_cohesion(score, t)
+        score += self.rng.random(len(score)) * 1e-6  # ties, from the agent's generator (R12)
+        k = int(np.argmax(score))
+        sight = t.sight
+        piece = int(sight.obs.ids[sight.mobile[moves.row[k]]])
+        return float(score[k]), Move(piece, sight.cell(int(moves.dest[k])))
 
-        # exposure after the move: the mover on its new cell, the pieces around both cells
-        adj_ab = np.abs(a - b).max(axis=1) <= 1
-        d_mover = t.defence[dest] + s_i - s_i * adj_ab
-        unseen = np.where(i == ci, CHIEF_UNSEEN * self.unit, 0)  # invisible attackers
-        r_mover = _risk(t.threat[dest], t.extra[dest] + unseen, d_mover, t.loss[i])
-        rel = indices((t.t_own > 0) & (t.loss > 0))  # the pieces at risk at all
-        r0 = _risk(t.t_own[rel], t.x_own[rel], t.d_own[rel], t.loss[rel])
-        top = np.maximum(r0.max(initial=0.0), r_mover)  # moves that touch no piece at risk
-        risk = top + SPREAD * (r0.sum() + r_mover - top)
-        near_rel = _cheb(t.o_pos[rel], t.o_pos) <= 1  # (rel, own), a piece is near itself
-        layers = [(t.o_flat[rel], np.ones(len(rel), dtype=np.int64), 1)]
-        close = indices(_cheb(t.e_pos, t.o_pos).min(axis=1) <= FRONT)
-        fields = np.unique(f_i).tolist()
-        layers += [(t.e_flat[close], np.ones(len(close), dtype=np.int64), f) for f in fields]
-        grids = box_sums(shape, layers)
-        touch: BoolArray = np.asarray(near_rel.any(axis=0))
-        sel = indices(touch[i] | (grids[0][dest] > 0))
-        if len(sel):
-            ii = i[sel]
-            adj_b = _cheb(t.o_pos[rel], b[sel]) <= 1  # (rel, sel)
-            d_rel = t.d_own[rel][:, None] + s_i[sel][None, :] * (
-                adj_b.astype(np.int64) - near_rel[:, ii]
-            )
-            r_rel = _risk(t.t_own[rel][:, None], t.x_own[rel][:, None], d_rel, t.loss[rel][:, None])
-            r_rel[rel[:, None] == ii[None, :]] = 0.0
-            risk[sel] = _totals(np.vstack([r_rel, r_mover[sel][None, :]]))
-        score = t.base_risk - risk
-
-        if ci >= 0:  # chief guard: power within two enemy moves against its defence
-            here = int(t.o_flat[ci])
-            chief = t.o_pos[ci]
-            d_c = t.d_own[ci] + s_i * (
-                (np.abs(b - chief).max(axis=1) <= 1).astype(np.int64)
-                - (np.abs(a - chief).max(axis=1) <= 1)
-            )
-            d_c = np.where(i == ci, d_mover, d_c)
-            t2_c = np.where(i == ci, t.threat[dest] + t.extra[dest], t.threat[here] + t.extra[here])
-            least = min(GUARD_MIN * self.unit, GUARD_SHARE * float(t.o_s.sum()))
-            margin = GUARD_MARGIN * self.unit
-            need0 = max(int(t.threat[here] + t.extra[here]) + margin, least)
-            need = np.maximum(t2_c + margin, least)
-            guard0 = max(0, need0 - int(t.d_own[ci]))
-            score += W_GUARD * (guard0 - np.maximum(0, need - d_c))
-            far0 = min(int(t.dist[here]), CHIEF_FAR)
-            score += np.where(
-                i == ci, W_CHIEF_FAR * (np.minimum(t.dist[dest], CHIEF_FAR) - far0), 0.0
-            )
-
-        # threats: the winning attacks open next turn (forks count); only moves that start or
-        # end within reach of an enemy near the front change them. The chief takes no part.
-        offence = np.zeros(len(i))
-        if len(close):
-            de = _cheb(t.e_pos[close], t.o_pos)
-            reach = de <= t.o_f[None, :]
-            power = (t.o_s[None, :] * reach).sum(axis=1)
-            need = t.e_def[close]
-            wins0 = _total(t.gain[close] * (power > need))
-            press0 = float((t.gain[close] * np.minimum(power, need + 1) / (need + 1)).sum())
-            reaching: BoolArray = np.asarray(reach.any(axis=0))
-            touch = reaching[i]
-            for n, f in enumerate(fields):
-                touch |= (f_i == f) & (grids[1 + n][dest] > 0)
-            sel = indices(touch)
-            if len(sel):
-                ii = i[sel]
-                moved = s_i[sel][None, :] * (
-                    (_cheb(t.e_pos[close], b[sel]) <= f_i[sel][None, :]).astype(np.int64)
-                    - reach[:, ii]
-                )
-                wins = t.gain[close][:, None] * (power[:, None] + moved > need[:, None])
-                offence[sel] += W_THREAT * (_totals(wins) - wins0)
-                pressed = np.minimum(power[:, None] + moved, need[:, None] + 1) / (
-                    need[:, None] + 1
-                )
-                press = W_PRESS * min(max(obs.turn / PRESS_FROM - 1, 0.0), 1.0)
-                offence[sel] += press * ((t.gain[close][:, None] * pressed).sum(axis=0) - press0)
-
-        # hunt: cover the cells the likeliest chief suspects may step to (R8 needs power > defence)
+    def _hunt_offence(self, t: _Turn, moves: _Moves) -> FloatArray:
+        """Hunt: cover the cells the likeliest chief suspects may step to (R8 needs power >
+        defence)."""
         suspects = []
         for j in np.argsort(-t.chief_gain, kind="stable")[:HUNT_K].tolist():
             if t.chief_gain[j] < HUNT_MIN * WIN * self._take_chief:
                 break
-            if t.e_f[j] > 0:
+            if t.enemy.field[j] > 0:
                 suspects.append(j)
-        if suspects:
-            offence += self._hunt(t, suspects, i, a, b, dest, s_i, f_i)
-        not_chief = i != ci
-        score += np.where(not_chief, offence, 0.0)
+        if not suspects:
+            return np.zeros(len(moves.mover))
+        return self._hunt(t, suspects, moves)
 
-        # advance and cohesion (not the chief)
-        d_b = t.dist[dest]
-        score += np.where(not_chief, W_ADVANCE * (t.dist[t.o_flat[i]] - d_b), 0.0)
-        support = (t.defence[dest] - s_i * adj_ab) - (t.d_own[i] - s_i)
-        score += np.where(not_chief & (d_b <= FRONT), W_COHESION * support, 0.0)
-
-        score += self.rng.random(len(score)) * 1e-6  # ties, from the agent's generator (R12)
-        k = int(np.argmax(score))
-        return float(score[k]), Move(int(obs.ids[mobile[who[k]]]), view.cell(int(dest[k])))
-
-    def _hunt(
-        self,
-        t: _Turn,
-        suspects: list[int],
-        i: IntArray,
-        a: IntArray,
-        b: IntArray,
-        dest: IntArray,
-        s_i: IntArray,
-        f_i: IntArray,
-    ) -> FloatArray:
+    def _hunt(self, t: _Turn, suspects: list[int], moves: _Moves) -> FloatArray:
         """Change, per candidate move, in how well own pieces cover the cells the ``suspects``
         (likely chiefs) may stand on next turn: their cells and every free cell they reach.
 
@@ -645,11 +581,19 @@ class PlannerAgent(Agent):
         lands: the change is a box sum (R1) of per-cell gains, looked up at the destination.
         The pieces that already reach some are counted exactly, cell by cell.
         """
+        i, a, b, dest, s_i, f_i = (
+            moves.mover,
+            moves.start,
+            moves.end,
+            moves.dest,
+            moves.strength,
+            moves.field,
+        )
         pairs = np.stack([s_i, f_i], axis=1)
         kinds, code = np.unique(pairs, axis=0, return_inverse=True)  # (strength, field) of movers
         code = code.reshape(-1)
         gains = [np.zeros(t.power.shape) for _ in kinds]
-        near = np.zeros(len(t.o_pos), dtype=bool)
+        near = np.zeros(len(t.own.cells), dtype=bool)
         refuges = []
         for j in suspects:
             cells, flat, need = self._refuges(t, j)
@@ -658,7 +602,8 @@ class PlannerAgent(Agent):
             base = _hunt_cover(now, need)
             for k, (strength, _) in enumerate(kinds.tolist()):
                 gains[k][flat] += weight * (_hunt_cover(now + strength, need) - base)
-            near |= _cheb(t.o_pos, t.e_pos[j : j + 1])[:, 0] <= t.o_f + int(t.e_f[j])
+            reach = t.own.field + int(t.enemy.field[j])
+            near |= pairwise_distances(t.own.cells, t.enemy.cells[j : j + 1])[:, 0] <= reach
             refuges.append((cells, now, need, base, weight))
         layers: list[Layer] = []
         for k, (_, field) in enumerate(kinds.tolist()):
@@ -674,8 +619,8 @@ class PlannerAgent(Agent):
             out[sel] = 0.0
             for cells, now, need, base, weight in refuges:
                 change = s_i[sel][None, :] * (
-                    (_cheb(cells, b[sel]) <= f_i[sel][None, :]).astype(np.int64)
-                    - (_cheb(cells, a[sel]) <= f_i[sel][None, :])
+                    (pairwise_distances(cells, b[sel]) <= f_i[sel][None, :]).astype(np.int64)
+                    - (pairwise_distances(cells, a[sel]) <= f_i[sel][None, :])
                 )
                 cover = _hunt_cover(now[:, None] + change, need[:, None])
                 out[sel] += weight * (cover - base[:, None]).sum(axis=0)
@@ -684,17 +629,163 @@ class PlannerAgent(Agent):
     def _refuges(self, t: _Turn, j: int) -> tuple[IntArray, IntArray, IntArray]:
         """The cells enemy piece ``j`` may stand on next turn (its own, and the free cells it
         reaches, R5 without teleporters), flat, and its defence on each (R8, as seen)."""
-        view = t.view
-        centre = t.e_pos[j]
-        cells = np.vstack([centre[None, :], centre + offsets(int(t.e_f[j]))])
+        sight = t.sight
+        centre = t.enemy.cells[j]
+        cells = np.vstack([centre[None, :], centre + offsets(int(t.enemy.field[j]))])
         cells = cells[np.all((cells >= 0) & (cells < np.asarray(t.shape)), axis=1)]
         flat = np.ravel_multi_index(cells.T, t.shape)
-        keep = ~view.occupied[flat]
+        keep = ~sight.occupied[flat]
         keep[0] = True
         cells, flat = cells[keep], flat[keep]
-        s_e = int(t.e_s[j])
-        owner = int(view.obs.owners[view.enemy[j]])
-        grid = t.defence if self.rules.defence_counts == "all" else t.e_grid[owner]
-        step = np.abs(cells - centre).max(axis=1) <= 1  # next to where it stands now
-        need: IntArray = grid[flat] + s_e - s_e * step + t.e_hidden[j]
+        s_e = int(t.enemy.strength[j])
+        owner = int(sight.obs.owners[sight.enemy[j]])
+        grid = t.defence if self.rules.defence_counts == "all" else t.defence_by_owner[owner]
+        step = distances(cells, centre) <= 1  # next to where it stands now
+        need: IntArray = grid[flat] + s_e - s_e * step + t.enemy_hidden[j]
         return cells, flat, need
+
+
+@dataclass
+class _Moves:
+    """The candidate moves of a turn, one per entry: the mover (``row`` in :attr:`Sight.mobile`;
+    ``mover``, its index among own pieces), its ``start`` and ``end`` cells (``(k, 3)``), the
+    destination (flat, ``dest``), and the mover's ``strength`` and ``field``; with the grids
+    the scores share. In the scoring methods ``i, a, b, s_i, f_i`` stand for mover, start,
+    end, strength and field (as in the formulas of the module docstring)."""
+
+    row: IntArray
+    dest: IntArray
+    mover: IntArray
+    start: IntArray
+    end: IntArray
+    strength: IntArray
+    field: IntArray
+
+    @classmethod
+    def of(cls, t: _Turn) -> _Moves | None:
+        """Every move of every own mobile piece to a free cell it reaches (R4, R5); far from
+        every enemy, only those closing in (or guarding the chief, or fleeing an unseen
+        attacker) are kept. None if there are none."""
+        sight, own = t.sight, t.own
+        obs, mobile = sight.obs, sight.mobile
+        who, dest = reach_many(t.shape, obs.cells[mobile], sight.fields[mobile], sight.net)
+        keep = ~sight.occupied[dest]
+        who, dest = who[keep], dest[keep]
+        i = np.searchsorted(sight.own, mobile)[who]  # own index of each candidate's mover
+        far = t.enemy_distance[dest] > t.horizon
+        far &= (t.enemy_distance[dest] >= t.enemy_distance[own.flat[i]]) & (t.own_threat[i] == 0)
+        if t.chief >= 0:
+            far &= (i != t.chief) & ~t.chief_ring[dest] & ~t.chief_ring[own.flat[i]]
+        keep = ~far
+        who, dest, i = who[keep], dest[keep], i[keep]
+        if not len(dest):
+            return None
+        b = np.stack(np.unravel_index(dest, t.shape), axis=1).astype(np.int64)
+        return cls(who, dest, i, own.cells[i], b, own.strength[i], own.field[i])
+
+    def exposure(self, t: _Turn, unit: int) -> FloatArray:
+        """The risk each move leaves (R8): the mover on its new cell, and the pieces at risk
+        around both cells (their defence changes)."""
+        i, b, dest, s_i = self.mover, self.end, self.dest, self.strength
+        self.adj_ab = distances(self.start, b) <= 1
+        self.d_mover = t.defence[dest] + s_i - s_i * self.adj_ab
+        unseen = np.where(i == t.chief, CHIEF_UNSEEN * unit, 0)  # invisible attackers
+        r_mover = _risk(t.threat[dest], t.extra[dest] + unseen, self.d_mover, t.loss[i])
+        rel = indices((t.own_threat > 0) & (t.loss > 0))  # the pieces at risk at all
+        r0 = _risk(t.own_threat[rel], t.own_extra[rel], t.own_defence[rel], t.loss[rel])
+        top = np.maximum(r0.max(initial=0.0), r_mover)  # moves that touch no piece at risk
+        risk = top + SPREAD * (r0.sum() + r_mover - top)
+        near_rel = pairwise_distances(t.own.cells[rel], t.own.cells) <= 1  # a piece is near itself
+        layers = [(t.own.flat[rel], np.ones(len(rel), dtype=np.int64), 1)]
+        self.close = indices(pairwise_distances(t.enemy.cells, t.own.cells).min(axis=1) <= FRONT)
+        self.fields = np.unique(self.field).tolist()
+        layers += [
+            (t.enemy.flat[self.close], np.ones(len(self.close), dtype=np.int64), f)
+            for f in self.fields
+        ]
+        self.grids = box_sums(t.shape, layers)
+        touch: BoolArray = np.asarray(near_rel.any(axis=0))
+        sel = indices(touch[i] | (self.grids[0][dest] > 0))
+        if len(sel):
+            ii = i[sel]
+            adj_b = pairwise_distances(t.own.cells[rel], b[sel]) <= 1  # (rel, sel)
+            d_rel = t.own_defence[rel][:, None] + s_i[sel][None, :] * (
+                adj_b.astype(np.int64) - near_rel[:, ii]
+            )
+            r_rel = _risk(
+                t.own_threat[rel][:, None], t.own_extra[rel][:, None], d_rel, t.loss[rel][:, None]
+            )
+            r_rel[rel[:, None] == ii[None, :]] = 0.0
+            risk[sel] = _totals(np.vstack([r_rel, r_mover[sel][None, :]]))
+        out: FloatArray = risk
+        return out
+
+    def add_chief_guard(self, score: FloatArray, t: _Turn, unit: int) -> None:
+        """Chief guard, added to ``score``: enemy power within two enemy moves against the
+        chief's defence, and the chief's distance from the enemy (after :meth:`exposure`)."""
+        ci = t.chief
+        if ci < 0:
+            return
+        i, a, b, dest, s_i = self.mover, self.start, self.end, self.dest, self.strength
+        here = int(t.own.flat[ci])
+        chief = t.own.cells[ci]
+        d_c = t.own_defence[ci] + s_i * (
+            (distances(b, chief) <= 1).astype(np.int64) - (distances(a, chief) <= 1)
+        )
+        d_c = np.where(i == ci, self.d_mover, d_c)
+        t2_c = np.where(i == ci, t.threat[dest] + t.extra[dest], t.threat[here] + t.extra[here])
+        least = min(GUARD_MIN * unit, GUARD_SHARE * float(t.own.strength.sum()))
+        margin = GUARD_MARGIN * unit
+        need0 = max(int(t.threat[here] + t.extra[here]) + margin, least)
+        need = np.maximum(t2_c + margin, least)
+        guard0 = max(0, need0 - int(t.own_defence[ci]))
+        score += W_GUARD * (guard0 - np.maximum(0, need - d_c))
+        far0 = min(int(t.enemy_distance[here]), CHIEF_FAR)
+        far = W_CHIEF_FAR * (np.minimum(t.enemy_distance[dest], CHIEF_FAR) - far0)
+        score += np.where(i == ci, far, 0.0)
+
+    def threats(self, t: _Turn) -> FloatArray:
+        """The winning attacks open next turn (forks count) and, late in a game, pressure; only
+        moves that start or end within reach of an enemy near the front change them (needs
+        :meth:`exposure` first)."""
+        offence = np.zeros(len(self.mover))
+        close = self.close
+        if not len(close):
+            return offence
+        i, b, dest, s_i, f_i = self.mover, self.end, self.dest, self.strength, self.field
+        de = pairwise_distances(t.enemy.cells[close], t.own.cells)
+        reach = de <= t.own.field[None, :]
+        power = (t.own.strength[None, :] * reach).sum(axis=1)
+        need = t.enemy_defence[close]
+        wins0 = _total(t.gain[close] * (power > need))
+        press0 = float((t.gain[close] * np.minimum(power, need + 1) / (need + 1)).sum())
+        reaching: BoolArray = np.asarray(reach.any(axis=0))
+        touch = reaching[i]
+        for n, f in enumerate(self.fields):
+            touch |= (f_i == f) & (self.grids[1 + n][dest] > 0)
+        sel = indices(touch)
+        if len(sel):
+            ii = i[sel]
+            moved = s_i[sel][None, :] * (
+                (pairwise_distances(t.enemy.cells[close], b[sel]) <= f_i[sel][None, :]).astype(
+                    np.int64
+                )
+                - reach[:, ii]
+            )
+            wins = t.gain[close][:, None] * (power[:, None] + moved > need[:, None])
+            offence[sel] += W_THREAT * (_totals(wins) - wins0)
+            pressed = np.minimum(power[:, None] + moved, need[:, None] + 1) / (need[:, None] + 1)
+            press = W_PRESS * min(max(t.sight.obs.turn / PRESS_FROM - 1, 0.0), 1.0)
+            offence[sel] += press * ((t.gain[close][:, None] * pressed).sum(axis=0) - press0)
+        return offence
+
+    def add_advance_and_cohesion(self, score: FloatArray, t: _Turn) -> None:
+        """Added to ``score``: closing on the nearest enemy, and the own strength around the
+        moved piece near the front (R8: defence counts adjacent own pieces); not for the
+        chief."""
+        i, dest, s_i = self.mover, self.dest, self.strength
+        not_chief = i != t.chief
+        d_b = t.enemy_distance[dest]
+        score += np.where(not_chief, W_ADVANCE * (t.enemy_distance[t.own.flat[i]] - d_b), 0.0)
+        support = (t.defence[dest] - s_i * self.adj_ab) - (t.own_defence[i] - s_i)
+        score += np.where(not_chief & (d_b <= FRONT), W_COHESION * support, 0.0)

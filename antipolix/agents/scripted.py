@@ -11,12 +11,12 @@ from typing import Any
 import numpy as np
 
 from antipolix.agents.army import ArmyPolicy, FixedArmy
-from antipolix.agents.base import Agent, Decision, View
+from antipolix.agents.base import Agent, Decision, Sight
 from antipolix.events import Combat
 from antipolix.observation import Observation
 from antipolix.orders import Attack, Move, Pass
 from antipolix.pieces import PieceType
-from antipolix.world import IntArray, indices
+from antipolix.world import IntArray, distances, indices, pairwise_distances
 
 MEMORY = 10  # turns a greedy agent remembers the defence a failed attack revealed
 
@@ -39,26 +39,26 @@ class RandomAgent(Agent):
         return {"mean_think": self.mean_think}
 
     def act(self, obs: Observation) -> Decision:
-        view = View(self.rules, obs)
+        sight = Sight(self.rules, obs)
         think = float(self.rng.exponential(self.mean_think))
-        ends = np.cumsum(view.move_boxes[2])
+        ends = np.cumsum(sight.move_boxes[2])
         total = int(ends[-1]) if len(ends) else 0
-        enemies = len(view.enemy)
+        enemies = len(sight.enemy)
         # uniform by rejection: draw among every move candidate, every visible enemy and Pass;
         # draw again on a move to an occupied cell or an enemy no own piece reaches
         while True:
             k = int(self.rng.integers(total + enemies + 1))
             if k < total:
                 i = int(np.searchsorted(ends, k, side="right"))
-                flat = view.candidate(i, k - (int(ends[i - 1]) if i else 0))
-                if not view.occupied[flat]:
-                    return Decision(Move(int(obs.ids[view.mobile[i]]), view.cell(flat)), think)
+                flat = sight.candidate(i, k - (int(ends[i - 1]) if i else 0))
+                if not sight.occupied[flat]:
+                    return Decision(Move(int(obs.ids[sight.mobile[i]]), sight.cell(flat)), think)
             elif k < total + enemies:
-                row = int(view.enemy[k - total])
-                attackers = view.attackers_of(obs.cells[row])
+                row = int(sight.enemy[k - total])
+                attackers = sight.attackers_of(obs.cells[row])
                 if attackers:
                     ids = [int(obs.ids[r]) for r in attackers]
-                    return Decision(Attack(ids, view.cell(view.flat[row])), think)
+                    return Decision(Attack(ids, sight.cell(sight.flat[row])), think)
             else:
                 return Decision(Pass(), think)
 
@@ -96,120 +96,122 @@ class GreedyAgent(Agent):
         self._failed: dict[int, tuple[int, int]] = {}  # target id → (turn, defence it showed)
 
     def act(self, obs: Observation) -> Decision:
-        view = View(self.rules, obs)
+        sight = Sight(self.rules, obs)
         think = float(self.rng.uniform(0.2, 1.5))
-        self._remember(view)
-        if not len(view.enemy):
+        self._remember(sight)
+        if not len(sight.enemy):
             return Decision(Pass(), think)
         order = (
-            self._guard(view)
-            or self._best_attack(view)
-            or self._advance(view, view.mobile[view.mobile != view.chief])
-            or self._advance(view, view.mobile)  # stuck: the chief joins in
-            or self._drift(view)
+            self._guard(sight)
+            or self._best_attack(sight)
+            or self._advance(sight, sight.mobile[sight.mobile != sight.chief])
+            or self._advance(sight, sight.mobile)  # stuck: the chief joins in
+            or self._drift(sight)
         )
         return Decision(order or Pass(), think)
 
-    def _remember(self, view: View) -> None:
+    def _remember(self, sight: Sight) -> None:
         for pid, flat in zip(
-            view.obs.ids[view.enemy].tolist(), view.flat[view.enemy].tolist(), strict=True
+            sight.obs.ids[sight.enemy].tolist(), sight.flat[sight.enemy].tolist(), strict=True
         ):
             if self._first_cell.setdefault(pid, flat) != flat:
                 self._moved.add(pid)
-        for event in view.obs.events:
+        for event in sight.obs.events:
             if isinstance(event, Combat) and event.player == self.seat and not event.success:
-                self._failed[event.target] = (view.obs.turn, event.defence)
+                self._failed[event.target] = (sight.obs.turn, event.defence)
 
-    def _score(self, view: View, row: int) -> tuple[int, int]:
+    def _score(self, sight: Sight, row: int) -> tuple[int, int]:
         """Target ranking: (suspected chief, type cost)."""
-        kind = PieceType(int(view.obs.types[row]))
-        suspect = kind is not PieceType.FORTRESS and int(view.obs.ids[row]) not in self._moved
+        kind = PieceType(int(sight.obs.types[row]))
+        suspect = kind is not PieceType.FORTRESS and int(sight.obs.ids[row]) not in self._moved
         return int(suspect), self.rules.piece_types.cost(kind)
 
-    def _winning(self, view: View, rows: IntArray | list[int]) -> list[tuple[Any, Attack]]:
+    def _winning(self, sight: Sight, rows: IntArray | list[int]) -> list[tuple[Any, Attack]]:
         out = []
         for row in rows:
-            attackers = view.targets.get(int(row))
+            attackers = sight.targets.get(int(row))
             if attackers is None:
                 continue
-            defence = view.visible_defence(int(row))
-            turn, shown = self._failed.get(int(view.obs.ids[row]), (-MEMORY, 0))
-            if view.obs.turn - turn < MEMORY:  # hidden (invisible) defenders seen in combat
+            defence = sight.visible_defence(int(row))
+            turn, shown = self._failed.get(int(sight.obs.ids[row]), (-MEMORY, 0))
+            if sight.obs.turn - turn < MEMORY:  # hidden (invisible) defenders seen in combat
                 defence = max(defence, shown)
-            margin = view.power(attackers) - defence
+            margin = sight.power(attackers) - defence
             if margin > 0:
-                key = (*self._score(view, int(row)), margin, -len(attackers))
-                ids = [int(i) for i in view.obs.ids[attackers]]
-                out.append((key, Attack(ids, view.cell(view.flat[row]))))
+                key = (*self._score(sight, int(row)), margin, -len(attackers))
+                ids = [int(i) for i in sight.obs.ids[attackers]]
+                out.append((key, Attack(ids, sight.cell(sight.flat[row]))))
         return out
 
-    def _best_attack(self, view: View) -> Attack | None:
-        options = self._winning(view, list(view.targets))
+    def _best_attack(self, sight: Sight) -> Attack | None:
+        options = self._winning(sight, list(sight.targets))
         return max(options, key=lambda o: o[0])[1] if options else None
 
-    def _guard(self, view: View) -> Move | Attack | None:
-        if view.chief < 0:
+    def _guard(self, sight: Sight) -> Move | Attack | None:
+        if sight.chief < 0:
             return None
-        obs = view.obs
-        here = obs.cells[view.chief]
-        gap = np.abs(obs.cells[view.enemy] - here).max(axis=1)
-        threats = view.enemy[gap <= view.fields[view.enemy] + 1]
+        obs = sight.obs
+        here = obs.cells[sight.chief]
+        gap = distances(obs.cells[sight.enemy], here)
+        threats = sight.enemy[gap <= sight.fields[sight.enemy] + 1]
         if not len(threats):
             return None
-        defence = view.visible_defence(view.chief)
+        defence = sight.visible_defence(sight.chief)
         strongest = max(
-            int(view.strengths[threats[obs.owners[threats] == owner]].sum())
+            int(sight.strengths[threats[obs.owners[threats] == owner]].sum())
             for owner in np.unique(obs.owners[threats])
         )
         if strongest < defence:
             return None
-        options = self._winning(view, threats)
+        options = self._winning(sight, threats)
         if options:
             return max(options, key=lambda o: o[0])[1]
-        mine = view.free_reach(view.chief)
+        mine = sight.free_reach(sight.chief)
         if not len(mine):
             return None
-        cells = np.stack(np.unravel_index(mine, view.shape), axis=1)
-        far = np.abs(cells[:, None, :] - obs.cells[view.enemy][None, :, :]).max(axis=2).min(axis=1)
+        cells = np.stack(np.unravel_index(mine, sight.shape), axis=1)
+        far = pairwise_distances(cells, obs.cells[sight.enemy]).min(axis=1)
         if far.max() <= gap.min():
             return None
         best = indices(far == far.max())
         pick = int(mine[best[int(self.rng.integers(len(best)))]])
-        return Move(int(obs.ids[view.chief]), view.cell(pick))
+        return Move(int(obs.ids[sight.chief]), sight.cell(pick))
 
-    def _drift(self, view: View) -> Move | None:
+    def _drift(self, sight: Sight) -> Move | None:
         """Still stuck (no winning attack, nobody can get nearer): a random non-chief piece
         steps to a random free cell no farther from the enemy, so stand-offs do not last."""
-        movers = view.mobile[view.mobile != view.chief]
+        movers = sight.mobile[sight.mobile != sight.chief]
         if not len(movers):
             return None
         row = int(movers[int(self.rng.integers(len(movers)))])
-        mine = view.free_reach(row)
+        mine = sight.free_reach(row)
         if not len(mine):
             return None
-        enemies = view.obs.cells[view.enemy]
-        now = int(np.abs(enemies - view.obs.cells[row]).max(axis=1).min())
-        cells = np.stack(np.unravel_index(mine, view.shape), axis=1)
-        after = np.abs(cells[:, None, :] - enemies[None]).max(axis=2).min(axis=1)
+        enemies = sight.obs.cells[sight.enemy]
+        now = int(distances(enemies, sight.obs.cells[row]).min())
+        cells = np.stack(np.unravel_index(mine, sight.shape), axis=1)
+        after = pairwise_distances(cells, enemies).min(axis=1)
         keep = mine[after <= now]
         if not len(keep):
             return None
-        return Move(int(view.obs.ids[row]), view.cell(int(keep[int(self.rng.integers(len(keep)))])))
+        return Move(
+            int(sight.obs.ids[row]), sight.cell(int(keep[int(self.rng.integers(len(keep)))]))
+        )
 
-    def _advance(self, view: View, movers: IntArray) -> Move | None:
-        obs = view.obs
+    def _advance(self, sight: Sight, movers: IntArray) -> Move | None:
+        obs = sight.obs
         if not len(movers):
             return None
-        enemies = obs.cells[view.enemy]
-        now = np.abs(obs.cells[movers][:, None, :] - enemies[None]).max(axis=2).min(axis=1)
+        enemies = obs.cells[sight.enemy]
+        now = pairwise_distances(obs.cells[movers], enemies).min(axis=1)
         for i in np.argsort(now, kind="stable").tolist():  # the piece nearest an enemy first
-            mine = view.free_reach(int(movers[i]))
+            mine = sight.free_reach(int(movers[i]))
             if not len(mine):
                 continue
-            cells = np.stack(np.unravel_index(mine, view.shape), axis=1)
-            after = np.abs(cells[:, None, :] - enemies[None]).max(axis=2).min(axis=1)
+            cells = np.stack(np.unravel_index(mine, sight.shape), axis=1)
+            after = pairwise_distances(cells, enemies).min(axis=1)
             if after.min() < now[i]:  # then the cell nearest an enemy
                 best = indices(after == after.min())
                 pick = int(mine[best[int(self.rng.integers(len(best)))]])
-                return Move(int(obs.ids[movers[i]]), view.cell(pick))
+                return Move(int(obs.ids[movers[i]]), sight.cell(pick))
         return None

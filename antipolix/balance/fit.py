@@ -39,7 +39,7 @@ from antipolix.balance.values import (
     priced_kinds,
     seat_kinds,
 )
-from antipolix.checks import is_int
+from antipolix.checks import is_int, is_plain_number
 from antipolix.codec import rules_to_dict, with_options
 from antipolix.errors import AntipolixError
 from antipolix.limits import check_seed, check_size
@@ -165,12 +165,7 @@ def check_step(step: object) -> float:
     """The damping exponent of a cost step: a number above 0 and at most 1 (1 moves a cost all
     the way to its value; above 1 overshoots and oscillates; 0 or below never moves or moves
     away from the value)."""
-    if (
-        isinstance(step, bool)
-        or not isinstance(step, (int, float))
-        or not math.isfinite(step)
-        or not 0 < step <= 1
-    ):
+    if not is_plain_number(step) or not 0 < step <= 1:
         raise BalanceError(
             f"step must be a number above 0 and at most 1 (cost × (value/cost)^step; 0.5 damps, "
             f"1 jumps to the value), got {step!r}"
@@ -261,7 +256,7 @@ def fit_costs(
 
 
 def _check_count(value: object, what: str) -> None:
-    if not is_int(value) or value < 1:  # type: ignore[operator]
+    if not is_int(value) or value < 1:
         raise BalanceError(f"{what} must be a positive integer, got {value!r}")
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 
 from antipolix.balance.study import CostFit
+from antipolix.files import write_atomically
 from antipolix.stats import wilson_interval
 
 
@@ -256,14 +257,27 @@ def write_report(fit: CostFit, folder: Path) -> Path:
     last = fit.estimates[-1]
     plot_values(last.table, plots / "values.png", f"Values at iteration {len(fit.estimates) - 1}")
     plot_convergence(fit.iterations, plots / "convergence.png")
-    games = fit.games[-1]
-    players = fit.rules.players
+    games, players = fit.games[-1], fit.rules.players
     seats = seat_table(games, players)
     fair = fair_share(games, players)
     plot_seats(seats, plots / "seats.png", players, fair)
-    first = fit.estimates[0].table
-    draws, limit = draw_shares(games)
-    turns = games["turns"].describe(percentiles=[0.1, 0.5, 0.9])
+    text = "\n".join(
+        [
+            f"# Balancing study: {fit.agent_name} agents, {players} players\n",
+            f"{fit.description}\n",
+            _proposal_section(fit),
+            _values_section(fit),
+            _convergence_section(fit),
+            _measures_section(fit, seats, fair),
+            f"## How this was made\n\n{fit.method}\n",
+        ]
+    )
+    path = folder / "report.md"
+    write_atomically(path, text.encode("utf-8"))
+    return path
+
+
+def _proposal_section(fit: CostFit) -> str:
     proposed = pd.DataFrame(
         {
             "kind": list(fit.proposed),
@@ -272,27 +286,22 @@ def write_report(fit: CostFit, folder: Path) -> Path:
         }
     )
     warnings = "\n".join(f"- {line}" for line in cautions(fit))
-    verdict = conclusion(fit)
-    appear = last.table[["kind", "mean_count", "in_winners"]].rename(
-        columns={"mean_count": "pieces per army", "in_winners": "pieces per winning army"}
-    )
-    columns = ["kind", "cost", "value", "value_low", "value_high", "ratio", "ratio_low"]
-    last_values = _md(_noted(last.table, [*columns, "ratio_high"]))
-    text = f"""# Balancing study: {fit.agent_name} agents, {players} players
-
-{fit.description}
-
-## Proposed costs
+    return f"""## Proposed costs
 
 {_md(proposed)}
 
-{verdict}
+{conclusion(fit)}
 
 ## Cautions
 
 {warnings}
+"""
 
-## What each kind is worth
+
+def _values_section(fit: CostFit) -> str:
+    last, first = fit.estimates[-1], fit.estimates[0].table
+    columns = ["kind", "cost", "value", "value_low", "value_high", "ratio", "ratio_low"]
+    return f"""## What each kind is worth
 
 Value is in budget points: what a piece of that kind adds to the chance to win, scaled so that
 the average spent point is worth one point. A kind whose value is above its cost is underpriced
@@ -302,13 +311,16 @@ the average spent point is worth one point. A kind whose value is above its cost
 
 Last iteration ({last.decided} decided games of {last.games}):
 
-{last_values}
+{_md(_noted(last.table, [*columns, "ratio_high"]))}
 
 At the start (the rules as given, {fit.estimates[0].decided} decided games):
 
 {_md(_noted(first, ["kind", "cost", "value", "value_low", "value_high", "ratio"]))}
+"""
 
-## Convergence
+
+def _convergence_section(fit: CostFit) -> str:
+    return f"""## Convergence
 
 ![value per cost point by iteration](plots/convergence.png)
 
@@ -318,8 +330,23 @@ What the games looked like at each iteration (a cost table can balance the kinds
 how games go: watch the draws):
 
 {_md(measures_table(fit))}
+"""
 
-## Balance measures (last iteration)
+
+def _measures_section(fit: CostFit, seats: pd.DataFrame, fair: float) -> str:
+    games, players = fit.games[-1], fit.rules.players
+    draws, limit = draw_shares(games)
+    turns = games["turns"].describe(percentiles=[0.1, 0.5, 0.9])
+    shown = seats.assign(
+        seat=seats["seat"].astype(str),
+        win_rate=[f"{100 * v:.1f} %" for v in seats["win_rate"]],
+        low=[f"{100 * v:.1f} %" for v in seats["low"]],
+        high=[f"{100 * v:.1f} %" for v in seats["high"]],
+    )
+    appear = fit.estimates[-1].table[["kind", "mean_count", "in_winners"]].rename(
+        columns={"mean_count": "pieces per army", "in_winners": "pieces per winning army"}
+    )
+    return f"""## Balance measures (last iteration)
 
 ![win rate by seat](plots/seats.png)
 
@@ -329,25 +356,9 @@ how games go: watch the draws):
 - Win rate by seat (all games, 95 % intervals; with no seat favoured each would win
   {fair:.1%}, the games not drawn shared by {players} seats):
 
-{
-        _md(
-            seats.assign(
-                seat=seats["seat"].astype(str),
-                win_rate=[f"{100 * v:.1f} %" for v in seats["win_rate"]],
-                low=[f"{100 * v:.1f} %" for v in seats["low"]],
-                high=[f"{100 * v:.1f} %" for v in seats["high"]],
-            )
-        )
-    }
+{_md(shown)}
 
 - How often each kind appears (pieces per army, all armies and winning armies):
 
 {_md(appear)}
-
-## How this was made
-
-{fit.method}
 """
-    path = folder / "report.md"
-    path.write_text(text, encoding="utf-8")
-    return path

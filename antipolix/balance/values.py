@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from antipolix.agents.army import ItemLike
@@ -38,6 +39,7 @@ from antipolix.rules import Rules
 from antipolix.runner.rows import count_column
 from antipolix.stats import Z95
 
+FloatArray = npt.NDArray[np.float64]
 TYPES = ("army", "hovercraft", "fortress")
 PAID_TRAITS = ("invisible", "teleporter")
 KINDS = TYPES + PAID_TRAITS
@@ -128,8 +130,6 @@ class ValueEstimate:
 def estimate(players: pd.DataFrame, rules: Rules) -> ValueEstimate:
     """Fit values from a table with one row per (game, seat): ``game``, ``won`` (bool: this
     seat won; every row of a drawn game False) and one count column per kind (:data:`KINDS`)."""
-    from statsmodels.discrete.conditional_models import ConditionalLogit
-
     missing = [c for c in ("game", "won", *KINDS) if c not in players.columns]
     if missing:
         raise BalanceError(f"the players table lacks columns {missing}")
@@ -144,30 +144,10 @@ def estimate(players: pd.DataFrame, rules: Rules) -> ValueEstimate:
             f"only {decided} decided games with varied armies; play more games "
             "(or fewer turn-limit draws) to estimate values"
         )
-    notes = {k: _why_not(rules, k, data[k]) for k in priced if k not in kinds}
+    beta, cov = _fit(data, kinds)
     costs = np.array([kind_cost(rules, k) for k in kinds], dtype=float)
-    x = data[kinds].to_numpy(dtype=float)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # convergence chatter; checked below
-        fit = ConditionalLogit(
-            data["won"].to_numpy(dtype=float), x, groups=data["game"].to_numpy()
-        ).fit(disp=False)
-    beta = np.asarray(fit.params, dtype=float)
-    cov = np.asarray(fit.cov_params(), dtype=float)
-    if not np.all(np.isfinite(beta)) or not np.all(np.isfinite(cov)):
-        raise BalanceError("the value fit did not converge (too few games or no variation)")
-    m = players[kinds].to_numpy(dtype=float).mean(axis=0)
-    worth = float(m @ beta)  # log-odds of the average army
-    if worth <= 0:
-        raise BalanceError(
-            "the fitted pieces are worth nothing on average (more pieces do not win more "
-            "games); check the agents and the number of games"
-        )
-    spent = float(m @ costs)
-    value = beta * spent / worth
-    # delta method: d value_k / d beta_i = spent * (delta_ki / worth - beta_k m_i / worth²)
-    grad = spent * (np.eye(len(kinds)) / worth - np.outer(beta, m) / worth**2)
-    se = np.sqrt(np.maximum(np.diag(grad @ cov @ grad.T), 0.0))
+    mean = players[kinds].to_numpy(dtype=float).mean(axis=0)
+    value, se = _in_points(beta, cov, mean, costs)
     winners = data[data["won"]]
     table = pd.DataFrame(
         {
@@ -181,28 +161,79 @@ def estimate(players: pd.DataFrame, rules: Rules) -> ValueEstimate:
             "ratio_high": (value + Z95 * se) / costs,
             "beta": beta,
             "beta_se": np.sqrt(np.maximum(np.diag(cov), 0.0)),
-            "mean_count": m,
+            "mean_count": mean,
             "in_winners": winners[kinds].to_numpy(dtype=float).mean(axis=0),
             "estimated": True,
             "note": "",
         }
     )
+    notes = {k: _why_not(rules, k, data[k]) for k in priced if k not in kinds}
     if notes:  # kinds the games cannot price: kept in the table, in their place, values NaN
-        left_out = pd.DataFrame(
-            {
-                "kind": list(notes),
-                "cost": [kind_cost(rules, k) for k in notes],
-                "mean_count": [float(players[k].mean()) for k in notes],
-                "in_winners": [float(winners[k].mean()) for k in notes],
-                "estimated": False,
-                "note": list(notes.values()),
-            }
-        )
-        table = pd.concat([table, left_out], ignore_index=True)
-        table["kind"] = pd.Categorical(table["kind"], categories=priced, ordered=True)
-        table = table.sort_values("kind", ignore_index=True)
-        table["kind"] = table["kind"].astype(str)
+        table = _with_unpriced(table, notes, players, winners, rules, priced)
     return ValueEstimate(table, games, decided, len(players))
+
+
+def _fit(data: pd.DataFrame, kinds: list[str]) -> tuple[FloatArray, FloatArray]:
+    """The conditional logit of winning on the kinds' counts, grouped by game: β and its
+    covariance (log-odds per piece)."""
+    from statsmodels.discrete.conditional_models import ConditionalLogit
+
+    x = data[kinds].to_numpy(dtype=float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # convergence chatter; checked below
+        fit = ConditionalLogit(
+            data["won"].to_numpy(dtype=float), x, groups=data["game"].to_numpy()
+        ).fit(disp=False)
+    beta = np.asarray(fit.params, dtype=float)
+    cov = np.asarray(fit.cov_params(), dtype=float)
+    if not np.all(np.isfinite(beta)) or not np.all(np.isfinite(cov)):
+        raise BalanceError("the value fit did not converge (too few games or no variation)")
+    return beta, cov
+
+
+def _in_points(
+    beta: FloatArray, cov: FloatArray, mean: FloatArray, costs: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """Values in budget points (the average spent point worth one point) and their standard
+    errors by the delta method."""
+    worth = float(mean @ beta)  # log-odds of the average army
+    if worth <= 0:
+        raise BalanceError(
+            "the fitted pieces are worth nothing on average (more pieces do not win more "
+            "games); check the agents and the number of games"
+        )
+    spent = float(mean @ costs)
+    value: FloatArray = beta * spent / worth
+    # delta method: d value_k / d beta_i = spent * (delta_ki / worth - beta_k m_i / worth²)
+    grad = spent * (np.eye(len(beta)) / worth - np.outer(beta, mean) / worth**2)
+    se: FloatArray = np.sqrt(np.maximum(np.diag(grad @ cov @ grad.T), 0.0))
+    return value, se
+
+
+def _with_unpriced(
+    table: pd.DataFrame,
+    notes: dict[str, str],
+    players: pd.DataFrame,
+    winners: pd.DataFrame,
+    rules: Rules,
+    priced: list[str],
+) -> pd.DataFrame:
+    """The table with the kinds the games cannot price, in their place, values NaN."""
+    left_out = pd.DataFrame(
+        {
+            "kind": list(notes),
+            "cost": [kind_cost(rules, k) for k in notes],
+            "mean_count": [float(players[k].mean()) for k in notes],
+            "in_winners": [float(winners[k].mean()) for k in notes],
+            "estimated": False,
+            "note": list(notes.values()),
+        }
+    )
+    table = pd.concat([table, left_out], ignore_index=True)
+    table["kind"] = pd.Categorical(table["kind"], categories=priced, ordered=True)
+    table = table.sort_values("kind", ignore_index=True)
+    table["kind"] = table["kind"].astype(str)
+    return table
 
 
 def _why_not(rules: Rules, kind: str, counts: pd.Series) -> str:

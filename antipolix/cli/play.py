@@ -25,10 +25,11 @@ from antipolix.events import Combat, Eliminated, Event, Received, TimerChanged
 from antipolix.game import Game, TurnReport
 from antipolix.log import describe, piece_namer, summary_lines
 from antipolix.pieces import Piece
-from antipolix.play import PlayedGame, play_game
+from antipolix.play import play_game
 from antipolix.replay import Replay, ReplayWriter
 from antipolix.rules import Rules
 from antipolix.runner import check_out, simulate
+from antipolix.watch import Hooks, PlayedGame, Watcher
 
 DEMO_AGENTS = "greedy,greedy,random,greedy"
 DEMO_SEED = 7
@@ -108,7 +109,7 @@ def _turn_lines(game: Game, events: Sequence[Event]) -> list[str]:
 def play_and_print(
     rules: Rules, names: list[str], seed: int, replay: Path | None, log: bool
 ) -> PlayedGame:
-    writer = ReplayWriter(replay) if replay is not None else None
+    watchers: list[Watcher] = [] if replay is None else [ReplayWriter(replay)]
     board = "×".join(str(d) for d in rules.shape)
     print(
         f"AntipoliX: {rules.players} players ({', '.join(names)}) on a {board} board, "
@@ -128,9 +129,8 @@ def play_and_print(
             for line in lines[1:]:
                 print(" " * 12 + line)
 
-    played = play_game(
-        rules, agents_from_names(names), seed, on_start=on_start, on_turn=on_turn, writer=writer
-    )
+    watchers.append(Hooks(on_start=on_start, on_turn=on_turn))
+    played = play_game(rules, agents_from_names(names), seed, watchers=watchers)
     for line in summary_lines(played.game, played.agents, eliminations):
         print(line)
     if replay is not None:

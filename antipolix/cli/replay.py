@@ -8,6 +8,7 @@ from typing import Any
 
 from antipolix.events import Eliminated
 from antipolix.log import describe, piece_namer, summary_lines
+from antipolix.play import verify
 from antipolix.replay import load_replay
 
 
@@ -36,7 +37,7 @@ def register(sub: Any) -> None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    report = load_replay(args.file).verify()
+    report = verify(load_replay(args.file))
     print(f"{args.file}: {report}")
     return 0 if report.complete else 1
 

@@ -37,6 +37,14 @@ def register(sub: Any) -> None:
         "agent and by seat with 95 % intervals and the distribution of game lengths. Running "
         "the same command again with the same --out plays only the games still missing.",
     )
+    _study_options(p)
+    _run_options(p)
+    add_rules_options(p)
+    p.set_defaults(func=run_simulate)
+
+
+def _study_options(p: argparse.ArgumentParser) -> None:
+    """What is played: games, agents, seed, seating, variants."""
     p.add_argument(
         "--games", type=int_at_least(1, "games "), default=1000, help="games (default 1000)"
     )
@@ -49,6 +57,21 @@ def register(sub: Any) -> None:
         " the number of agents sets the number of players",
     )
     add_seed_option(p, 0, "root seed")
+    p.add_argument(
+        "--grid",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2,...",
+        help="one rules variant per value (repeatable: every combination), e.g. "
+        "hovercraft.cost=1,2,3; separate list values with ';': shape=4,8,8;6,12,12",
+    )
+    p.add_argument(
+        "--shuffle-seats", action="store_true", help="seat the agents in a random order per game"
+    )
+
+
+def _run_options(p: argparse.ArgumentParser) -> None:
+    """Where and how: the study folder, Ray, chunks, replays, progress."""
     p.add_argument(
         "--out",
         type=Path,
@@ -73,22 +96,9 @@ def register(sub: Any) -> None:
         help="games per task and per file (default: automatic, tasks of a few seconds)",
     )
     p.add_argument(
-        "--grid",
-        action="append",
-        default=[],
-        metavar="KEY=V1,V2,...",
-        help="one rules variant per value (repeatable: every combination), e.g. "
-        "hovercraft.cost=1,2,3; separate list values with ';': shape=4,8,8;6,12,12",
-    )
-    p.add_argument(
-        "--shuffle-seats", action="store_true", help="seat the agents in a random order per game"
-    )
-    p.add_argument(
         "--replays", action="store_true", help="also write every game's replay (needs --out)"
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    add_rules_options(p)
-    p.set_defaults(func=run_simulate)
 
 
 def parse_grid(base: Rules, texts: list[str]) -> dict[str, Rules] | Rules:

@@ -59,14 +59,14 @@ def _play(
     v = payload.variants[variant]
     seats = seat_order(payload.seed, game, v.rules.players, payload.shuffle_seats)
     file = None if folder is None else folder / "game.apx.json.gz"
-    writer = None if file is None else ReplayWriter(file)
+    watchers = [] if file is None else [ReplayWriter(file)]
     began = time.perf_counter()
     try:
         played = play_game(
             v.rules,
             [payload.agents[j] for j in seats],
             game_seed(payload.seed, game),
-            writer=writer,
+            watchers=watchers,
         )
     except AntipolixError as exc:
         raise SimulationError(f"variant {v.name!r}, game {game}: {exc}") from exc

@@ -21,8 +21,8 @@ from antipolix.pieces import ArmyItem, Piece
 if TYPE_CHECKING:
     import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
 
-    from antipolix.play import PlayedGame
     from antipolix.runner.variants import Variant
+    from antipolix.watch import PlayedGame
 
 
 def _column(arrow: str, doc: str) -> dict[str, str]:
