@@ -422,18 +422,18 @@ def test_an_attack_from_the_next_board_stays_on_the_target_board(replay: Replay)
     colour = PALETTE[combat.player]
     view = View(mode="boards", boards=(0, 1, 2))
     scene = build_scene(replay, turn, view)
-    board = scene.boards[1]
+    panel = scene.panels[1]
     attacks = [ln for ln in scene.lines if ln.kind == "attack" and ln.colour == colour]
     assert attacks
-    lo, hi = board.origin[0] - 0.5, board.origin[0] + board.size[0] - 0.5
+    lo, hi = panel.origin[0] - 0.5, panel.origin[0] + panel.size[0] - 0.5
     for ln in attacks:
         assert np.all((ln.points[:, 0] >= lo) & (ln.points[:, 0] <= hi))
     assert any(lb.text == "from z=2" for lb in scene.labels)
     plotter = render_turn(replay, turn, view=view, window_size=(960, 600))
     try:
         image = np.asarray(plotter.screenshot(return_img=True))[..., :3].astype(int)
-        top, bottom = board.size[1] - 0.5, -0.5
-        corners = [(hi + 0.2, top, -0.5), (scene.boards[2].origin[0] - 0.7, bottom, -0.5)]
+        top, bottom = panel.size[1] - 0.5, -0.5
+        corners = [(hi + 0.2, top, -0.5), (scene.panels[2].origin[0] - 0.7, bottom, -0.5)]
         (left, upper), (right, lower) = screen_points(plotter, corners)
     finally:
         plotter.close()

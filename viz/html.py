@@ -11,8 +11,8 @@ player saw (R6, what ``--fog`` shows), in universe mode (where a world point is 
 coordinate is an integer) and keeps only what changes from one turn to the next: pieces that
 appeared, changed or moved (by their id, whatever ids are), pieces gone, and the turn's event
 lines, marks, labels, log lines and legend entries. The browser lays the cells out as the whole
-universe or as boards with the layout numbers :class:`~viz.scene.Layout` gives (also in the
-data), so it can show any three boards along any axis without another scene per choice.
+universe or as boards with the numbers :class:`~viz.scene.Projection` spreads them by (also in
+the data), so it can show any three boards along any axis without another scene per choice.
 
 The data (JSON) and the library are gzip-compressed and base64-encoded into the page, which
 unpacks them with the browser's ``DecompressionStream`` (every current browser has it). The
@@ -58,7 +58,7 @@ from viz.palette import (
     LATTICE,
     player_colour,
 )
-from viz.scene import AXIS_NAMES, BOARD_AXES, UNKNOWN_TRAIT, Layout, Scene, build_scene
+from viz.scene import AXIS_NAMES, BOARD_AXES, UNKNOWN_TRAIT, Projection, Scene, build_scene
 from viz.view import AXES, View
 
 PAGE_FORMAT = "antipolix-page"
@@ -214,7 +214,7 @@ def default_title(turn: int, last_turn: int) -> str:
 
 def _layouts(shape: tuple[int, int, int]) -> dict[str, Any]:
     """Per axis: which cell axes are a board's u and v, and the step from one shown board to
-    the next in each layout (as :class:`Layout` spreads them)."""
+    the next in each layout (as :class:`~viz.scene.Projection` spreads them)."""
     out: dict[str, Any] = {}
     for a, axis in enumerate(AXES):
         iu, iv = BOARD_AXES[a]
@@ -229,8 +229,8 @@ def _layouts(shape: tuple[int, int, int]) -> dict[str, Any]:
             if shape[a] < 2:
                 entry[layout] = [0, 0, 0]
                 continue
-            boards = Layout(shape, View(mode="boards", axis=axis, boards=(0, 1), layout=layout))
-            step = boards.boards[1].origin - boards.boards[0].origin
+            two = Projection(shape, View(mode="boards", axis=axis, boards=(0, 1), layout=layout))
+            step = two.panels[1].origin - two.panels[0].origin
             entry[layout] = [round(float(v), 6) for v in step]
         out[axis] = entry
     return out

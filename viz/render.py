@@ -638,15 +638,15 @@ class SceneDrawer:
         outline = []
         labels, texts = [], []
         ticks, tick_texts = [], []
-        for k, board in enumerate(scene.boards):
-            su, sv = board.size
+        for k, panel in enumerate(scene.panels):
+            su, sv = panel.size
             grid_u, grid_v = np.meshgrid(np.arange(su), np.arange(sv), indexing="ij")
             u, v = grid_u.ravel(), grid_v.ravel()
-            base = board.origin + np.array([0.0, 0.0, -0.5])
+            base = panel.origin + np.array([0.0, 0.0, -0.5])
             corners = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
             cells = np.stack(
                 [
-                    base + (u[:, None] + du) * board.du + (v[:, None] + dv) * board.dv
+                    base + (u[:, None] + du) * panel.du + (v[:, None] + dv) * panel.dv
                     for du, dv in corners
                 ],
                 axis=1,
@@ -655,20 +655,20 @@ class SceneDrawer:
             colours += [
                 BOARD_LIGHT if (a + b) % 2 == 0 else BOARD_DARK for a, b in zip(u, v, strict=True)
             ]
-            lo = base - 0.5 * board.du - 0.5 * board.dv
-            hi = lo + su * board.du + sv * board.dv
+            lo = base - 0.5 * panel.du - 0.5 * panel.dv
+            hi = lo + su * panel.du + sv * panel.dv
             outline.append(
                 pv.Box(bounds=(lo[0], hi[0], lo[1], hi[1], lo[2], lo[2])).extract_all_edges()
             )
-            labels.append(base + (su / 2 - 0.5) * board.du + (sv - 0.5 + 1.3) * board.dv)
-            texts.append(board.label)
+            labels.append(base + (su / 2 - 0.5) * panel.du + (sv - 0.5 + 1.3) * panel.dv)
+            texts.append(panel.label)
             for i in _ticks(su):
-                ticks.append(base + i * board.du - 1.1 * board.dv)
-                tick_texts.append(f"{board.names[0]}{i}")
+                ticks.append(base + i * panel.du - 1.1 * panel.dv)
+                tick_texts.append(f"{panel.names[0]}{i}")
             if k == 0 or scene.view.layout == "stack":
                 for j in _ticks(sv):
-                    ticks.append(base + j * board.dv - 1.5 * board.du)
-                    tick_texts.append(f"{board.names[1]}{j}")
+                    ticks.append(base + j * panel.dv - 1.5 * panel.du)
+                    tick_texts.append(f"{panel.names[1]}{j}")
         if not quads:
             return
         points = np.vstack(quads)

@@ -2,8 +2,9 @@
 
 :func:`build_scene` turns (replay, turn, :class:`~viz.view.View`) into a :class:`Scene`: the
 pieces to draw (glyph centres in world coordinates, owners, types, traits, see-through flags),
-the turn's events as lines, marks and labels, the boards and the legend. :mod:`viz.render` draws
-a scene with one merged mesh per glyph kind.
+the turn's events as lines, marks and labels, the boards drawn (:class:`Panel`) and the legend;
+:class:`Projection` puts cells in world coordinates. :mod:`viz.render` draws a scene with one
+merged mesh per glyph kind.
 
 World coordinates: one cell is one unit. In ``universe`` mode cell ``(z, y, x)`` is drawn at
 ``(x, y, z)`` (boards are horizontal layers, z up). In ``boards`` and ``slice`` mode each shown
@@ -98,9 +99,10 @@ class Label:
 
 
 @dataclass(frozen=True, eq=False)
-class Board:
-    """One board drawn in ``boards`` / ``slice`` mode: cell ``(u, v)`` of the slice sits at
-    ``origin + u * du + v * dv`` (world)."""
+class Panel:
+    """One drawn board of the ``boards`` / ``slice`` modes (a slice of the universe laid flat):
+    cell ``(u, v)`` of the slice sits at ``origin + u * du + v * dv`` (world). Not the engine's
+    :class:`antipolix.state.Board` (the game's piece table)."""
 
     axis: str
     index: int
@@ -144,7 +146,7 @@ class Scene:
     lines: tuple[Line, ...]
     marks: tuple[Mark, ...]
     labels: tuple[Label, ...]
-    boards: tuple[Board, ...]
+    panels: tuple[Panel, ...]  # the boards drawn (boards and slice mode; none for universe)
     players: tuple[PlayerEntry, ...]
     title: str
     subtitle: str
@@ -157,13 +159,14 @@ class Scene:
 # -- where cells go ----------------------------------------------------------------------------
 
 
-class Layout:
-    """Maps cells to world points for a view (and says which cells are shown)."""
+class Projection:
+    """Maps cells to world points for a view (and says which cells are shown). Not the view's
+    ``layout`` option (``row`` / ``stack``), which is one of its inputs."""
 
     def __init__(self, shape: tuple[int, int, int], view: View) -> None:
         self.shape = shape
         self.view = view
-        self.boards: tuple[Board, ...] = ()
+        self.panels: tuple[Panel, ...] = ()
         if view.mode == "universe":
             p, n, m = shape
             self.bounds: tuple[float, float, float, float, float, float] = (
@@ -189,8 +192,8 @@ class Layout:
             gap = max(3.0, round(0.45 * max(size_u, size_v)))
             step = np.array([0.0, 0.0, gap])
         self._step = step
-        self.boards = tuple(
-            Board(
+        self.panels = tuple(
+            Panel(
                 axis=view.axis,
                 index=s,
                 size=(size_u, size_v),
@@ -292,12 +295,12 @@ def _pieces(game: Game, fog: int | None) -> _Pieces:
 def _glyphs(
     now: _Pieces,
     before: _Pieces | None,
-    layout: Layout,
+    projection: Projection,
     progress: float,
     jumps: set[int],
 ) -> Glyphs:
     """The pieces at ``progress`` (0 to 1) of the way from ``before`` to ``now``."""
-    points, shown = layout.place(now.cells)
+    points, shown = projection.place(now.cells)
     owners = now.owners.copy()
     if before is None or progress >= 1.0:
         keep = shown
@@ -311,7 +314,7 @@ def _glyphs(
             ghost=(now.traits[keep] == int(Trait.INVISIBLE)),
         )
     half = progress >= 0.5
-    old_points, old_shown = layout.place(before.cells)
+    old_points, old_shown = projection.place(before.cells)
     old_row = {int(i): r for r, i in enumerate(before.ids)}
     rows = [old_row.get(int(i), -1) for i in now.ids]
     keep = shown.copy()
@@ -367,7 +370,7 @@ class _EventDrawing:
 def _draw_events(
     events: Sequence[Event],
     before: Game,
-    layout: Layout,
+    projection: Projection,
     fog: int | None,
 ) -> _EventDrawing:
     """Lines, marks, labels and log lines for a turn's events (the positions walked through the
@@ -385,25 +388,25 @@ def _draw_events(
         return before.piece(pid) if pid is not None and board.row(pid) >= 0 else None
 
     def mark(kind: str, cell: Sequence[int], colour: str, pid: int | None = None) -> None:
-        point = layout.point(cell)
+        point = projection.point(cell)
         if point is None:
             return
         p = piece(pid) if pid is not None else None
         out.marks.append(Mark(kind, point, colour, None if p is None else p.type))
 
     def line(kind: str, a: Sequence[int], b: Sequence[int], colour: str) -> None:
-        pa, pb = layout.point(a), layout.point(b)
+        pa, pb = projection.point(a), projection.point(b)
         if pb is None:
             return
         if kind == "teleport":
             if pa is not None:
                 out.lines.append(Line(kind, _arc(pa, pb), colour))
             return
-        if layout.view.mode != "universe" and layout.board_of(a) != layout.board_of(b):
+        if projection.view.mode != "universe" and projection.board_of(a) != projection.board_of(b):
             # boards: an attack or move from another board (shown or not) is drawn on the
             # target's board from over its source, with a note of the board it came from
-            pa = layout.projected(a, b)
-            axis = layout.view.axis_index
+            pa = projection.projected(a, b)
+            axis = projection.view.axis_index
             note = f"from {AXIS_NAMES[axis]}={int(a[axis])}"
             assert pa is not None
             if np.allclose(pa, pb):  # straight across the boards: come in from the corner
@@ -416,7 +419,7 @@ def _draw_events(
 
     def label(cell: Cell, text: str, append: bool = False) -> None:
         key = (int(cell[0]), int(cell[1]), int(cell[2]))
-        point = layout.point(key)
+        point = projection.point(key)
         if point is None:
             return
         out.label_cells[key] = point
@@ -541,7 +544,7 @@ def build_scene(
             return states[t]
         return replay.state_at(t)
 
-    layout = Layout(shape, view)
+    projection = Projection(shape, view)
     out = _eliminations(replay, turn)
     # R6 with fog: a player out of the game sees nothing from the turn it was eliminated on
     # (that turn's events, which it was told of, are still drawn); it did not play on as a
@@ -553,12 +556,12 @@ def build_scene(
     drawing = _EventDrawing()
     if before_game is not None and (out_at is None or turn == out_at):
         events = replay.events(turn) if view.fog is None else now_game.observe(view.fog).events
-        drawing = _draw_events(events, before_game, layout, view.fog)
+        drawing = _draw_events(events, before_game, projection, view.fog)
     before = None
     if before_game is not None and progress < 1.0:
         blind_before = out_at is not None and turn > out_at
         before = _NO_PIECES if blind_before else _pieces(before_game, view.fog)
-    glyphs = _glyphs(now, before, layout, progress, drawing.jumps)
+    glyphs = _glyphs(now, before, projection, progress, drawing.jumps)
 
     if not view.events:
         lines: tuple[Line, ...] = ()
@@ -633,12 +636,12 @@ def build_scene(
         lines=lines,
         marks=marks,
         labels=labels,
-        boards=layout.boards,
+        panels=projection.panels,
         players=tuple(entries),
         title=title,
         subtitle=f"{where} · {seen}",
         log=tuple(log),
-        bounds=layout.bounds,
+        bounds=projection.bounds,
         agents=agents,
         notice=notice,
     )
@@ -646,13 +649,13 @@ def build_scene(
 
 __all__ = [
     "UNKNOWN_TRAIT",
-    "Board",
     "Glyphs",
     "Label",
-    "Layout",
     "Line",
     "Mark",
+    "Panel",
     "PlayerEntry",
+    "Projection",
     "Scene",
     "build_scene",
     "check_turn",
