@@ -6,6 +6,7 @@ played once per module; the tests compare each scene with the replay's truth and
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import numpy as np
@@ -224,3 +225,22 @@ def test_bad_view_options_are_refused_with_a_clear_error(replay: Replay) -> None
         build_scene(replay, 0, View(mode="boards", boards=(3, 4, 5)))  # only 3 boards along z
     with pytest.raises(ViewError, match="no player 3"):
         build_scene(replay, 0, View(fog=3))
+
+
+def test_viz_reads_games_through_the_engine_s_public_api_only() -> None:
+    """The engine's piece table (``game.board``, :mod:`antipolix.state`) will be replaced by a
+    compiled core: viz reads a game through ``Game``'s public API (``pieces``, ``piece``,
+    ``observe``, ``living``) and touches no private name of another object."""
+    found = []
+    for path in sorted((Path(__file__).parents[1] / "viz").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            where = f"{path.name}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.ImportFrom) and (node.module or "") == "antipolix.state":
+                found.append(f"{where} imports antipolix.state")
+            if not isinstance(node, ast.Attribute):
+                continue
+            own = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+            private = node.attr.startswith("_") and not node.attr.startswith("__")
+            if node.attr == "board" or (private and not own):
+                found.append(f"{where} reads .{node.attr}")
+    assert found == []
