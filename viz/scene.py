@@ -102,7 +102,7 @@ class Label:
 class Panel:
     """One drawn board of the ``boards`` / ``slice`` modes (a slice of the universe laid flat):
     cell ``(u, v)`` of the slice sits at ``origin + u * du + v * dv`` (world). Not the engine's
-    :class:`antipolix.state.Board` (the game's piece table)."""
+    ``antipolix.state.Board`` (the game's piece table)."""
 
     axis: str
     index: int
