@@ -183,8 +183,8 @@ def test_page_starts_where_it_is_told(replay: Replay, tmp_path: Path) -> None:
     # the layout the browser uses is the one viz.scene gives for these boards
     scene = build_scene(replay, 5, view)
     step = data["layouts"]["y"]["stack"]
-    for k, board in enumerate(scene.boards):
-        assert board.origin.tolist() == [k * s for s in step]
+    for k, panel in enumerate(scene.panels):
+        assert panel.origin.tolist() == [k * s for s in step]
 
 
 def test_replay_js_uses_only_the_bundled_three_classes() -> None:

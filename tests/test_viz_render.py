@@ -422,18 +422,18 @@ def test_an_attack_from_the_next_board_stays_on_the_target_board(replay: Replay)
     colour = PALETTE[combat.player]
     view = View(mode="boards", boards=(0, 1, 2))
     scene = build_scene(replay, turn, view)
-    board = scene.boards[1]
+    panel = scene.panels[1]
     attacks = [ln for ln in scene.lines if ln.kind == "attack" and ln.colour == colour]
     assert attacks
-    lo, hi = board.origin[0] - 0.5, board.origin[0] + board.size[0] - 0.5
+    lo, hi = panel.origin[0] - 0.5, panel.origin[0] + panel.size[0] - 0.5
     for ln in attacks:
         assert np.all((ln.points[:, 0] >= lo) & (ln.points[:, 0] <= hi))
     assert any(lb.text == "from z=2" for lb in scene.labels)
     plotter = render_turn(replay, turn, view=view, window_size=(960, 600))
     try:
         image = np.asarray(plotter.screenshot(return_img=True))[..., :3].astype(int)
-        top, bottom = board.size[1] - 0.5, -0.5
-        corners = [(hi + 0.2, top, -0.5), (scene.boards[2].origin[0] - 0.7, bottom, -0.5)]
+        top, bottom = panel.size[1] - 0.5, -0.5
+        corners = [(hi + 0.2, top, -0.5), (scene.panels[2].origin[0] - 0.7, bottom, -0.5)]
         (left, upper), (right, lower) = screen_points(plotter, corners)
     finally:
         plotter.close()
@@ -509,3 +509,39 @@ def test_eight_players_colours_are_told_apart_on_screen(eight: Replay) -> None:
             for i, j in itertools.combinations(range(8), 2)
         )
         assert worst >= 16, f"{vision}: two players' pieces only {worst:.1f} ΔE apart"
+
+
+def test_the_demo_draws_its_picture_through_the_pictures_entry_point(
+    replay_path: Path,
+    replay: Replay,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """antipolix reaches viz's PNG writer through the ``antipolix.pictures`` entry point (it
+    never imports viz by name, and no longer re-enters its own command line); without one, a
+    single line says viz is missing."""
+    from importlib.metadata import entry_points
+
+    import antipolix.cli
+    from antipolix.cli import play as play_cli
+
+    (entry,) = [e for e in entry_points(group="antipolix.pictures") if e.name == "png"]
+    assert entry.load() is save_png
+
+    def no_command_line(argv: object = None) -> int:
+        raise AssertionError(f"the demo went through the command line: {argv}")
+
+    monkeypatch.setattr(antipolix.cli, "main", no_command_line)
+    png = tmp_path / "battle.png"
+    assert play_cli.render_battle_turn(replay_path, png) == 0
+    turn = play_cli.battle_turn(replay)[0]
+    assert capsys.readouterr().out.endswith(f"wrote {png} (turn {turn} of {replay.last_turn})\n")
+    expected = save_png(replay, turn, tmp_path / "expected.png")
+    np.testing.assert_array_equal(imageio.imread(png), imageio.imread(expected))
+
+    monkeypatch.setattr(play_cli, "entry_points", lambda group: [])
+    assert play_cli.render_battle_turn(replay_path, tmp_path / "none.png") == 2
+    err = capsys.readouterr().err
+    assert err == "antipolix: error: the view command is not installed (package viz)\n"
+    assert not (tmp_path / "none.png").exists()

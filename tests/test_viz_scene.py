@@ -6,6 +6,7 @@ played once per module; the tests compare each scene with the replay's truth and
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,7 @@ from antipolix.observation import UNKNOWN_TRAIT
 from antipolix.pieces import Trait
 from antipolix.replay import Replay
 from viz import View, ViewError, build_scene
-from viz.scene import Layout
+from viz.scene import Projection
 
 ARMY = ["army+chief", "army+invisible", "hovercraft", "fortress", "hovercraft+teleporter", "army"]
 
@@ -103,8 +104,8 @@ def test_boards_mode_shows_the_chosen_slices_only(replay: Replay, axis: str) -> 
     boards = (0, 2) if axis == "z" else (1, 3, 4)
     pieces = replay.state_at(0).pieces()
     scene = build_scene(replay, 0, View(mode="boards", axis=axis, boards=boards))  # type: ignore[arg-type]
-    assert len(scene.boards) == len(boards)
-    assert [b.index for b in scene.boards] == list(boards)
+    assert len(scene.panels) == len(boards)
+    assert [b.index for b in scene.panels] == list(boards)
     assert len(scene.glyphs) == sum(p.cell[a] in boards for p in pieces)
     assert set(scene.glyphs.cells[:, a].tolist()) <= set(boards)
     # the boards are spread apart: glyphs of different boards never share a world point
@@ -114,17 +115,17 @@ def test_boards_mode_shows_the_chosen_slices_only(replay: Replay, axis: str) -> 
 def test_slice_mode_shows_one_board(replay: Replay) -> None:
     pieces = replay.state_at(0).pieces()
     scene = build_scene(replay, 0, View(mode="slice", axis="y", slice=2))
-    assert len(scene.boards) == 1 and scene.boards[0].label == "y = 2"
+    assert len(scene.panels) == 1 and scene.panels[0].label == "y = 2"
     assert len(scene.glyphs) == sum(p.cell[1] == 2 for p in pieces)
 
 
-def test_layout_places_cells_on_their_board() -> None:
-    layout = Layout((8, 16, 16), View(mode="boards", axis="z", boards=(3, 4, 6)))
-    points, shown = layout.place([(3, 1, 2), (5, 1, 2), (6, 0, 0)])
+def test_projection_places_cells_on_their_board() -> None:
+    projection = Projection((8, 16, 16), View(mode="boards", axis="z", boards=(3, 4, 6)))
+    points, shown = projection.place([(3, 1, 2), (5, 1, 2), (6, 0, 0)])
     assert shown.tolist() == [True, False, True]
     np.testing.assert_allclose(points[0], (2, 1, 0))
     assert points[2][0] > 2 * 16  # third board, further right
-    stacked = Layout((8, 16, 16), View(mode="boards", layout="stack", boards=(3, 4, 6)))
+    stacked = Projection((8, 16, 16), View(mode="boards", layout="stack", boards=(3, 4, 6)))
     p, _ = stacked.place([(3, 1, 2), (6, 1, 2)])
     assert p[0][:2].tolist() == p[1][:2].tolist() and p[1][2] > p[0][2]
 
@@ -224,3 +225,22 @@ def test_bad_view_options_are_refused_with_a_clear_error(replay: Replay) -> None
         build_scene(replay, 0, View(mode="boards", boards=(3, 4, 5)))  # only 3 boards along z
     with pytest.raises(ViewError, match="no player 3"):
         build_scene(replay, 0, View(fog=3))
+
+
+def test_viz_reads_games_through_the_engine_s_public_api_only() -> None:
+    """The engine's piece table (``game.board``, :mod:`antipolix.state`) will be replaced by a
+    compiled core: viz reads a game through ``Game``'s public API (``pieces``, ``piece``,
+    ``observe``, ``living``) and touches no private name of another object."""
+    found = []
+    for path in sorted((Path(__file__).parents[1] / "viz").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            where = f"{path.name}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.ImportFrom) and (node.module or "") == "antipolix.state":
+                found.append(f"{where} imports antipolix.state")
+            if not isinstance(node, ast.Attribute):
+                continue
+            own = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+            private = node.attr.startswith("_") and not node.attr.startswith("__")
+            if node.attr == "board" or (private and not own):
+                found.append(f"{where} reads .{node.attr}")
+    assert found == []

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from antipolix.replay import load_replay
+from antipolix.replay import Replay, load_replay
 from viz._env import has_display
 from viz.errors import ViewError
 from viz.html import HTML_SUFFIXES
@@ -46,6 +46,122 @@ def _arg(parse: Any) -> Any:
     return wrapped
 
 
+# The options of ``antipolix view``, declared once as data: (flag, argparse settings). How to
+# look at the replay (the window, the pictures and the page share them) ...
+VIEW_OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
+    (
+        "--turn",
+        {
+            "type": int,
+            "metavar": "T",
+            "help": "the turn to show: 0 is the position after placement (default: 0 in the "
+            "window, the last turn for --png)",
+        },
+    ),
+    (
+        "--mode",
+        {
+            "choices": MODES,
+            "default": "universe",
+            "help": "the whole universe, three boards, or one board (default universe)",
+        },
+    ),
+    (
+        "--axis",
+        {
+            "choices": AXES,
+            "default": "z",
+            "help": "the axis boards are taken along (default z: the P boards of the universe)",
+        },
+    ),
+    (
+        "--boards",
+        {
+            "type": _arg(parse_boards),
+            "default": None,
+            "metavar": "A,B,C",
+            "help": "which three boards --mode boards shows (default 0,1,2)",
+        },
+    ),
+    (
+        "--slice",
+        {"type": int, "default": None, "metavar": "S", "help": "the board --mode slice shows (0)"},
+    ),
+    (
+        "--layout",
+        {
+            "choices": LAYOUTS,
+            "default": "row",
+            "help": "three boards side by side (row, default) or one above the other (stack)",
+        },
+    ),
+    (
+        "--angle",
+        {"choices": ANGLES, "default": "oblique", "help": "viewing angle (default oblique)"},
+    ),
+    (
+        "--fog",
+        {
+            "type": int,
+            "default": None,
+            "metavar": "PLAYER",
+            "help": "show what PLAYER sees (R6: enemy invisible pieces hidden, traits unknown, "
+            "only the events it is told of) instead of the truth",
+        },
+    ),
+    ("--no-events", {"action": "store_true", "help": "do not draw the turn's events"}),
+    (
+        "--size",
+        {
+            "type": _arg(parse_size),
+            "default": DEFAULT_SIZE,
+            "metavar": "W,H",
+            "help": f"window / picture size in pixels (default {DEFAULT_SIZE[0]},"
+            f"{DEFAULT_SIZE[1]})",
+        },
+    ),
+)
+# ... and what to write instead of opening the window
+OUTPUT_OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("--png", {"type": Path, "metavar": "FILE", "help": "write the turn as a PNG picture"}),
+    ("--gif", {"type": Path, "metavar": "FILE", "help": "write an animated GIF of --turns"}),
+    ("--mp4", {"type": Path, "metavar": "FILE", "help": "write an MP4 film of --turns"}),
+    (
+        "--html",
+        {
+            "type": Path,
+            "metavar": "FILE",
+            "help": "write the whole game as one self-contained web page (.html) that opens "
+            "offline in any browser; it starts at --turn (default 0) as --mode, --axis, "
+            "--boards, --slice, --layout, --angle, --no-events say; it holds the truth and "
+            "every player's view, or with --fog only what PLAYER saw",
+        },
+    ),
+    (
+        "--turns",
+        {
+            "type": _arg(parse_turns),
+            "default": None,
+            "metavar": "A:B",
+            "help": "turns of the GIF / MP4, inclusive: 0:60, 100: (default: the whole game)",
+        },
+    ),
+    (
+        "--frames-per-turn",
+        {
+            "type": int,
+            "default": 2,
+            "metavar": "K",
+            "help": "frames per turn in the GIF / MP4; pieces glide between turns (default 2)",
+        },
+    ),
+    (
+        "--fps",
+        {"type": float, "default": 4.0, "help": "frames per second of the GIF / MP4 (default 4)"},
+    ),
+)
+
+
 def register(sub: Any) -> None:
     """Add the ``view`` command to the ``antipolix`` subcommands."""
     keys = "; ".join(f"{k}: {what}" for k, what in KEYS)
@@ -61,94 +177,52 @@ def register(sub: Any) -> None:
         "zoom, a turn slider with play/pause, the modes, the truth or each player's view.",
     )
     view.add_argument("replay", type=Path, metavar="REPLAY", help="a replay file (.apx.json.gz)")
-    view.add_argument(
-        "--turn",
-        type=int,
-        metavar="T",
-        help="the turn to show: 0 is the position after placement (default: 0 in the window, "
-        "the last turn for --png)",
-    )
-    view.add_argument(
-        "--mode",
-        choices=MODES,
-        default="universe",
-        help="the whole universe, three boards, or one board (default universe)",
-    )
-    view.add_argument(
-        "--axis",
-        choices=AXES,
-        default="z",
-        help="the axis boards are taken along (default z: the P boards of the universe)",
-    )
-    view.add_argument(
-        "--boards",
-        type=_arg(parse_boards),
-        default=None,
-        metavar="A,B,C",
-        help="which three boards --mode boards shows (default 0,1,2)",
-    )
-    view.add_argument(
-        "--slice", type=int, default=None, metavar="S", help="the board --mode slice shows (0)"
-    )
-    view.add_argument(
-        "--layout",
-        choices=LAYOUTS,
-        default="row",
-        help="three boards side by side (row, default) or one above the other (stack)",
-    )
-    view.add_argument(
-        "--angle", choices=ANGLES, default="oblique", help="viewing angle (default oblique)"
-    )
-    view.add_argument(
-        "--fog",
-        type=int,
-        default=None,
-        metavar="PLAYER",
-        help="show what PLAYER sees (R6: enemy invisible pieces hidden, traits unknown, only "
-        "the events it is told of) instead of the truth",
-    )
-    view.add_argument("--no-events", action="store_true", help="do not draw the turn's events")
-    view.add_argument(
-        "--size",
-        type=_arg(parse_size),
-        default=DEFAULT_SIZE,
-        metavar="W,H",
-        help=f"window / picture size in pixels (default {DEFAULT_SIZE[0]},{DEFAULT_SIZE[1]})",
-    )
+    for flag, settings in VIEW_OPTIONS:
+        view.add_argument(flag, **settings)
     out = view.add_argument_group("offscreen output (no window, no display needed)")
-    out.add_argument("--png", type=Path, metavar="FILE", help="write the turn as a PNG picture")
-    out.add_argument("--gif", type=Path, metavar="FILE", help="write an animated GIF of --turns")
-    out.add_argument("--mp4", type=Path, metavar="FILE", help="write an MP4 film of --turns")
-    out.add_argument(
-        "--html",
-        type=Path,
-        metavar="FILE",
-        help="write the whole game as one self-contained web page (.html) that opens offline in "
-        "any browser; it starts at --turn (default 0) as --mode, --axis, --boards, --slice, "
-        "--layout, --angle, --no-events say; it holds the truth and every player's view, or "
-        "with --fog only what PLAYER saw",
-    )
-    out.add_argument(
-        "--turns",
-        type=_arg(parse_turns),
-        default=None,
-        metavar="A:B",
-        help="turns of the GIF / MP4, inclusive: 0:60, 100: (default: the whole game)",
-    )
-    out.add_argument(
-        "--frames-per-turn",
-        type=int,
-        default=2,
-        metavar="K",
-        help="frames per turn in the GIF / MP4; pieces glide between turns (default 2)",
-    )
-    out.add_argument(
-        "--fps", type=float, default=4.0, help="frames per second of the GIF / MP4 (default 4)"
-    )
+    for flag, settings in OUTPUT_OPTIONS:
+        out.add_argument(flag, **settings)
     view.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """``antipolix view``: check every option and the replay, then open the window or write the
+    files asked for (the page, the picture, the films)."""
+    outputs = _outputs(args)
+    if args.frames_per_turn < 1:
+        raise ViewError(f"--frames-per-turn must be >= 1, got {args.frames_per_turn}")
+    if not 0 < args.fps <= 120:
+        raise ViewError(f"--fps must be above 0 and up to 120, got {args.fps:g}")
+    replay = load_replay(args.replay)
+    view = _view(args, replay)
+    turn = None if args.turn is None else check_turn(replay, args.turn)
+    turns = _turns(args, replay)
+    if not outputs:
+        from viz.viewer import open_viewer
+
+        open_viewer(replay, 0 if turn is None else turn, view=view, window_size=args.size)
+        return 0
+    if args.html is not None:  # a page needs no VTK
+        from viz.html import save_html
+
+        page = save_html(replay, args.html, view=view, turn=turn)
+        size = page.stat().st_size
+        print(f"wrote {page} ({size / 1024:,.0f} KiB, turns 0 to {replay.last_turn})")
+    if args.png is not None:
+        from viz.render import save_png
+
+        path = save_png(replay, turn, args.png, view=view, window_size=args.size)
+        shown = replay.last_turn if turn is None else turn
+        print(f"wrote {path} (turn {shown} of {replay.last_turn})")
+    for path in (args.gif, args.mp4):
+        if path is not None:
+            _write_film(args, replay, path, view, turns)
+    return 0
+
+
+def _outputs(args: argparse.Namespace) -> list[Path]:
+    """The files to write, checked before anything is loaded; none opens the window, which
+    needs a display."""
     outputs = [
         check_output(path, suffixes, what)
         for path, suffixes, what in (
@@ -164,11 +238,11 @@ def run(args: argparse.Namespace) -> int:
             "no display to open the viewer on (DISPLAY is not set); render offscreen instead "
             "with --png FILE, --gif FILE or --mp4 FILE, or write a web page with --html FILE"
         )
-    if args.frames_per_turn < 1:
-        raise ViewError(f"--frames-per-turn must be >= 1, got {args.frames_per_turn}")
-    if not 0 < args.fps <= 120:
-        raise ViewError(f"--fps must be above 0 and up to 120, got {args.fps:g}")
-    replay = load_replay(args.replay)
+    return outputs
+
+
+def _view(args: argparse.Namespace, replay: Replay) -> View:
+    """The view the options ask for, checked against the replay's universe and players."""
     options: dict[str, Any] = {
         "mode": args.mode,
         "axis": args.axis,
@@ -181,57 +255,46 @@ def run(args: argparse.Namespace) -> int:
         options["boards"] = args.boards
     if args.slice is not None:
         options["slice"] = args.slice
-    view = View(**options).check(replay.rules.shape, replay.rules.players)
-    turn = None if args.turn is None else check_turn(replay, args.turn)
-    turns = None
-    if args.turns is not None:
-        first, last = args.turns
-        turns = (first, replay.last_turn if last < 0 else last)
-        check_turn(replay, turns[0])
-        check_turn(replay, turns[1])
-        if turns[1] < turns[0]:
-            raise ViewError(f"--turns {first}:{last} is empty (the last turn comes first)")
+    return View(**options).check(replay.rules.shape, replay.rules.players)
 
-    if not outputs:
-        from viz.viewer import open_viewer
 
-        open_viewer(replay, 0 if turn is None else turn, view=view, window_size=args.size)
-        return 0
+def _turns(args: argparse.Namespace, replay: Replay) -> tuple[int, int] | None:
+    """The films' first and last turn (``--turns``; an open end is the last turn), checked."""
+    if args.turns is None:
+        return None
+    first, last = args.turns
+    turns = (first, replay.last_turn if last < 0 else last)
+    check_turn(replay, turns[0])
+    check_turn(replay, turns[1])
+    if turns[1] < turns[0]:
+        raise ViewError(f"--turns {first}:{last} is empty (the last turn comes first)")
+    return turns
 
-    if args.html is not None:  # a page needs no VTK
-        from viz.html import save_html
 
-        page = save_html(replay, args.html, view=view, turn=turn)
-        size = page.stat().st_size
-        print(f"wrote {page} ({size / 1024:,.0f} KiB, turns 0 to {replay.last_turn})")
-    if args.png is None and args.gif is None and args.mp4 is None:
-        return 0
+def _write_film(
+    args: argparse.Namespace,
+    replay: Replay,
+    path: Path,
+    view: View,
+    turns: tuple[int, int] | None,
+) -> None:
+    """A GIF or MP4 of ``turns``, with its progress on a terminal's stderr."""
+    from viz.render import save_animation
 
-    from viz.render import save_animation, save_png
-
-    if args.png is not None:
-        path = save_png(replay, turn, args.png, view=view, window_size=args.size)
-        shown = replay.last_turn if turn is None else turn
-        print(f"wrote {path} (turn {shown} of {replay.last_turn})")
-    for path in (args.gif, args.mp4):
-        if path is None:
-            continue
-
-        def progress(done: int, total: int, name: Path = path) -> None:
-            if sys.stderr.isatty():
-                print(f"\r{name}: frame {done}/{total}", end="", file=sys.stderr, flush=True)
-
-        count = save_animation(
-            replay,
-            path,
-            turns=turns,
-            frames_per_turn=args.frames_per_turn,
-            fps=args.fps,
-            view=view,
-            window_size=args.size,
-            progress=progress,
-        )
+    def progress(done: int, total: int) -> None:
         if sys.stderr.isatty():
-            print(file=sys.stderr)
-        print(f"wrote {path} ({count} frames, {args.fps:g} per second)")
-    return 0
+            print(f"\r{path}: frame {done}/{total}", end="", file=sys.stderr, flush=True)
+
+    count = save_animation(
+        replay,
+        path,
+        turns=turns,
+        frames_per_turn=args.frames_per_turn,
+        fps=args.fps,
+        view=view,
+        window_size=args.size,
+        progress=progress,
+    )
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    print(f"wrote {path} ({count} frames, {args.fps:g} per second)")

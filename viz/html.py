@@ -11,8 +11,8 @@ player saw (R6, what ``--fog`` shows), in universe mode (where a world point is 
 coordinate is an integer) and keeps only what changes from one turn to the next: pieces that
 appeared, changed or moved (by their id, whatever ids are), pieces gone, and the turn's event
 lines, marks, labels, log lines and legend entries. The browser lays the cells out as the whole
-universe or as boards with the layout numbers :class:`~viz.scene.Layout` gives (also in the
-data), so it can show any three boards along any axis without another scene per choice.
+universe or as boards with the numbers :class:`~viz.scene.Projection` spreads them by (also in
+the data), so it can show any three boards along any axis without another scene per choice.
 
 The data (JSON) and the library are gzip-compressed and base64-encoded into the page, which
 unpacks them with the browser's ``DecompressionStream`` (every current browser has it). The
@@ -26,12 +26,9 @@ PosixPath('demo.html')
 from __future__ import annotations
 
 import base64
-import contextlib
 import gzip
 import html
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -41,24 +38,22 @@ from typing import Any
 
 import numpy as np
 
-from antipolix.errors import ReplayError
 from antipolix.game import Game
 from antipolix.pieces import PieceType, Trait
 from antipolix.replay import Replay, load_replay
 from antipolix.version import __version__
 from viz.errors import ViewError
-from viz.outputs import check_output
-from viz.palette import (
-    BACKGROUND,
-    BACKGROUND_TOP,
-    BOARD_DARK,
-    BOARD_LIGHT,
-    DANGER,
-    INK,
-    LATTICE,
-    player_colour,
+from viz.outputs import check_output, written_atomically
+from viz.palette import TONES, player_colour
+from viz.scene import (
+    AXIS_NAMES,
+    BOARD_AXES,
+    UNKNOWN_TRAIT,
+    Projection,
+    Scene,
+    build_scene,
+    check_turn,
 )
-from viz.scene import AXIS_NAMES, BOARD_AXES, UNKNOWN_TRAIT, Layout, Scene, build_scene
 from viz.view import AXES, View
 
 PAGE_FORMAT = "antipolix-page"
@@ -147,6 +142,24 @@ class _Track:
 
 def _turn_delta(scene: Scene, track: _Track, colours: _Colours, ids: _Ids) -> dict[str, Any]:
     """What ``scene`` adds to the previous turn of its view (see the module docstring)."""
+    out = _pieces_delta(scene, track, ids)
+    out |= _events_data(scene, colours)
+    entries = []
+    for e in scene.players:
+        row = (e.alive, e.text)
+        if track.players.get(e.player) != row:
+            entries.append([e.player, int(e.alive), e.text])
+            track.players[e.player] = row
+    if entries:
+        out["e"] = entries
+    if scene.title != default_title(scene.turn, scene.last_turn):
+        out["t"] = scene.title
+    return out
+
+
+def _pieces_delta(scene: Scene, track: _Track, ids: _Ids) -> dict[str, Any]:
+    """The pieces that appeared, changed or moved (``p``: id, owner, type, trait, cell, ghost,
+    flat) and those gone (``r``), by page id."""
     g = scene.glyphs
     now: dict[int, tuple[int, ...]] = {}
     for i in range(len(g)):
@@ -166,6 +179,12 @@ def _turn_delta(scene: Scene, track: _Track, colours: _Colours, ids: _Ids) -> di
     if gone:
         out["r"] = gone
     track.pieces = now
+    return out
+
+
+def _events_data(scene: Scene, colours: _Colours) -> dict[str, Any]:
+    """The turn's event lines (``l``), marks (``m``), labels (``b``) and log lines (``g``)."""
+    out: dict[str, Any] = {}
     lines = [
         v
         for ln in scene.lines
@@ -194,16 +213,6 @@ def _turn_delta(scene: Scene, track: _Track, colours: _Colours, ids: _Ids) -> di
         out["b"] = [[*_cell(lb.point), lb.text] for lb in scene.labels]
     if scene.log:
         out["g"] = list(scene.log)
-    entries = []
-    for e in scene.players:
-        row = (e.alive, e.text)
-        if track.players.get(e.player) != row:
-            entries.append([e.player, int(e.alive), e.text])
-            track.players[e.player] = row
-    if entries:
-        out["e"] = entries
-    if scene.title != default_title(scene.turn, scene.last_turn):
-        out["t"] = scene.title
     return out
 
 
@@ -214,7 +223,7 @@ def default_title(turn: int, last_turn: int) -> str:
 
 def _layouts(shape: tuple[int, int, int]) -> dict[str, Any]:
     """Per axis: which cell axes are a board's u and v, and the step from one shown board to
-    the next in each layout (as :class:`Layout` spreads them)."""
+    the next in each layout (as :class:`~viz.scene.Projection` spreads them)."""
     out: dict[str, Any] = {}
     for a, axis in enumerate(AXES):
         iu, iv = BOARD_AXES[a]
@@ -229,8 +238,8 @@ def _layouts(shape: tuple[int, int, int]) -> dict[str, Any]:
             if shape[a] < 2:
                 entry[layout] = [0, 0, 0]
                 continue
-            boards = Layout(shape, View(mode="boards", axis=axis, boards=(0, 1), layout=layout))
-            step = boards.boards[1].origin - boards.boards[0].origin
+            two = Projection(shape, View(mode="boards", axis=axis, boards=(0, 1), layout=layout))
+            step = two.panels[1].origin - two.panels[0].origin
             entry[layout] = [round(float(v), 6) for v in step]
         out[axis] = entry
     return out
@@ -252,9 +261,7 @@ def page_data(
     is the truth, a player is what it saw, R6; default: the truth and every player), as
     described in the module docstring. ``start`` and ``turn`` are what the page shows first."""
     players = replay.rules.players
-    if fogs is None:
-        fogs = [None, *range(players)]
-    fogs = list(fogs)
+    fogs = [None, *range(players)] if fogs is None else list(fogs)
     start_view = (start if start is not None else View()).check(replay.rules.shape, players)
     for fog in fogs:
         View(fog=fog).check(replay.rules.shape, players)
@@ -263,6 +270,39 @@ def page_data(
     colours = _Colours()
     for p in range(players):
         colours(player_colour(p))
+    turns, seen = _turns(replay, fogs, colours)
+    return {
+        "format": PAGE_FORMAT,
+        "version": PAGE_VERSION,
+        "engine": __version__,
+        "shape": list(replay.rules.shape),
+        "players": players,
+        "agents": list(replay.agents),
+        "last_turn": replay.last_turn,
+        "colours": colours.table,
+        "tones": dict(TONES),
+        "types": {str(int(t)): t.name.lower() for t in PieceType},
+        "traits": {
+            **{str(int(t)): t.name.lower() for t in Trait},
+            str(UNKNOWN_TRAIT): "unknown",
+        },
+        "line_kinds": list(LINE_KINDS),
+        "mark_kinds": list(MARK_KINDS),
+        "layouts": _layouts(replay.rules.shape),
+        "views": [
+            {"fog": fog, "name": _view_name(fog, replay.agents), "seen": seen[k]}
+            for k, fog in enumerate(fogs)
+        ],
+        "turns": turns,
+        "start": _start(start_view, turn, fogs.index(start_view.fog)),
+    }
+
+
+def _turns(
+    replay: Replay, fogs: Sequence[int | None], colours: _Colours
+) -> tuple[list[list[dict[str, Any]]], list[str]]:
+    """Per turn, what each view adds to its previous turn; and what each view sees (the end
+    of its scenes' subtitle)."""
     tracks = [_Track() for _ in fogs]
     ids = _Ids()
     turns: list[list[dict[str, Any]]] = []
@@ -277,48 +317,22 @@ def page_data(
             row.append(_turn_delta(scene, tracks[k], colours, ids))
             seen[k] = scene.subtitle.split(" · ", 1)[-1]
         turns.append(row)
+    return turns, seen
+
+
+def _start(view: View, turn: int, index: int) -> dict[str, Any]:
+    """What the page shows first: ``view`` (its fog as the ``index`` of a page view) at
+    ``turn``."""
     return {
-        "format": PAGE_FORMAT,
-        "version": PAGE_VERSION,
-        "engine": __version__,
-        "shape": list(replay.rules.shape),
-        "players": players,
-        "agents": list(replay.agents),
-        "last_turn": replay.last_turn,
-        "colours": colours.table,
-        "tones": {
-            "ink": INK,
-            "danger": DANGER,
-            "board_light": BOARD_LIGHT,
-            "board_dark": BOARD_DARK,
-            "lattice": LATTICE,
-            "background": BACKGROUND,
-            "background_top": BACKGROUND_TOP,
-        },
-        "types": {str(int(t)): t.name.lower() for t in PieceType},
-        "traits": {
-            **{str(int(t)): t.name.lower() for t in Trait},
-            str(UNKNOWN_TRAIT): "unknown",
-        },
-        "line_kinds": list(LINE_KINDS),
-        "mark_kinds": list(MARK_KINDS),
-        "layouts": _layouts(replay.rules.shape),
-        "views": [
-            {"fog": fog, "name": _view_name(fog, replay.agents), "seen": seen[k]}
-            for k, fog in enumerate(fogs)
-        ],
-        "turns": turns,
-        "start": {
-            "turn": turn,
-            "mode": start_view.mode,
-            "axis": start_view.axis,
-            "boards": list(start_view.boards),
-            "slice": start_view.slice,
-            "layout": start_view.layout,
-            "angle": start_view.angle,
-            "view": fogs.index(start_view.fog),
-            "events": start_view.events,
-        },
+        "turn": turn,
+        "mode": view.mode,
+        "axis": view.axis,
+        "boards": list(view.boards),
+        "slice": view.slice,
+        "layout": view.layout,
+        "angle": view.angle,
+        "view": index,
+        "events": view.events,
     }
 
 
@@ -345,16 +359,8 @@ def page_html(
     start = (view if view is not None else View()).check(replay.rules.shape, replay.rules.players)
     if fogs is None:
         fogs = [None, *range(replay.rules.players)] if start.fog is None else [start.fog]
-    if turn is None:
-        turn = 0
-    if isinstance(turn, bool) or not isinstance(turn, (int, np.integer)):
-        raise ViewError(f"a turn is an integer, got {turn!r}")
-    if not 0 <= turn <= replay.last_turn:
-        raise ReplayError(
-            f"turn {turn} is outside this replay (turns 0 to {replay.last_turn}; "
-            "0 is the position after placement)"
-        )
-    data = page_data(replay, fogs, start, int(turn))
+    first = check_turn(replay, 0 if turn is None else turn)
+    data = page_data(replay, fogs, start, first)
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     title = f"AntipoliX replay · {', '.join(replay.agents)} · {replay.last_turn} turns"
     page = web_file("page.html")
@@ -393,33 +399,9 @@ def save_html(
     out = check_output(path, HTML_SUFFIXES, "HTML")
     rp = replay if isinstance(replay, Replay) else load_replay(replay)
     text = page_html(rp, view=view, turn=turn, fogs=fogs)
-    write_atomic(out, text.encode("utf-8"))
+    with written_atomically(out) as tmp:
+        tmp.write_bytes(text.encode("utf-8"))
     return out
-
-
-def write_atomic(path: Path, content: bytes) -> None:
-    """Write ``content`` to ``path`` through a temporary file in the same folder (ViewError on
-    any failure; no temporary file is left behind)."""
-    tmp: str | None = None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(content)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-        tmp = None
-    except OSError as exc:
-        raise ViewError(f"cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def show_page(

@@ -55,6 +55,16 @@ BOARD_DARK = "#DAD6CD"
 LATTICE = "#B9B4AA"
 BACKGROUND = "#FFFFFF"
 BACKGROUND_TOP = "#E4EAF1"
+# the tones by name, as the replay page reads them (viz.html)
+TONES: dict[str, str] = {
+    "ink": INK,
+    "danger": DANGER,
+    "board_light": BOARD_LIGHT,
+    "board_dark": BOARD_DARK,
+    "lattice": LATTICE,
+    "background": BACKGROUND,
+    "background_top": BACKGROUND_TOP,
+}
 
 # Machado, Oliveira & Fernandes (2009), severity 1.0, applied to linear RGB.
 CVD_MATRICES: dict[str, npt.NDArray[np.float64]] = {

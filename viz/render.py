@@ -57,7 +57,15 @@ from viz.palette import (  # noqa: E402
     player_rgb,
     rgb,
 )
-from viz.scene import Scene, build_scene, check_turn, view_of  # noqa: E402
+from viz.scene import (  # noqa: E402
+    Label,
+    Line,
+    Mark,
+    Scene,
+    build_scene,
+    check_turn,
+    view_of,
+)
 from viz.view import View  # noqa: E402
 
 FloatArray = npt.NDArray[np.float64]
@@ -154,17 +162,24 @@ def _saucer(
 def templates() -> dict[str, Template]:
     """Glyphs (one cell = one unit): army a cube, hovercraft a saucer, fortress a bunker with a
     pyramid roof; chief a halo above the piece, teleporter a mast with a ball; marks for events."""
+    pieces = _piece_meshes()
+    out = {TYPE_NAMES[kind]: Template.of(mesh) for kind, mesh in pieces.items()}
+    return out | _trait_templates() | _event_templates(pieces)
+
+
+def _piece_meshes() -> dict[PieceType, pv.PolyData]:
+    """The three piece types, centred on the origin."""
     army = pv.Cube(x_length=0.56, y_length=0.56, z_length=0.56)
-    saucer = _saucer()
     base = pv.Cube(center=(0, 0, -0.24), x_length=0.78, y_length=0.78, z_length=0.24)
     roof = pv.Cone(center=(0, 0, 0.12), direction=(0, 0, 1), height=0.48, radius=0.55, resolution=4)
     roof = roof.rotate_z(45.0, inplace=False)
     fortress = (base.triangulate() + roof.triangulate()).clean()
-    out = {
-        "army": Template.of(army),
-        "hovercraft": Template.of(saucer),
-        "fortress": Template.of(fortress),
-    }
+    return {PieceType.ARMY: army, PieceType.HOVERCRAFT: _saucer(), PieceType.FORTRESS: fortress}
+
+
+def _trait_templates() -> dict[str, Template]:
+    """Per piece type (its top, :data:`TOP`): the chief's halo, the teleporter's mast."""
+    out = {}
     halo = pv.ParametricTorus(ringradius=0.27, crosssectionradius=0.055, u_res=20, v_res=8)
     mast = pv.Cylinder(center=(0, 0, 0.14), direction=(0, 0, 1), radius=0.035, height=0.28)
     ball = pv.Sphere(radius=0.1, center=(0, 0, 0.32), theta_resolution=14, phi_resolution=10)
@@ -174,39 +189,33 @@ def templates() -> dict[str, Template]:
         out[f"teleporter:{kind.name}"] = Template.of(
             (mast.triangulate() + ball.triangulate()).translate((0, 0, top), inplace=False)
         )
-    r = 0.5
+    return out
+
+
+def _event_templates(pieces: dict[PieceType, pv.PolyData]) -> dict[str, Template]:
+    """Marks of events: a cross (destroyed, crushed), a wire box (converted), a ring where a
+    moved piece stood, a shadow, and per type the wire ghost of a casualty."""
+    r = 0.5  # the cross: the cell's four diagonals, end to end
+    corners = [[-r, -r, -r], [r, r, r], [-r, r, -r], [r, -r, r], [r, -r, -r], [-r, r, r]]
+    corners += [[r, r, -r], [-r, -r, r]]
     cross = pv.PolyData(
-        np.array(
-            [
-                [-r, -r, -r],
-                [r, r, r],
-                [-r, r, -r],
-                [r, -r, r],
-                [r, -r, -r],
-                [-r, r, r],
-                [r, r, -r],
-                [-r, -r, r],
-            ],
-            dtype=np.float64,
-        ),
-        lines=np.array([2, 0, 1, 2, 2, 3, 2, 4, 5, 2, 6, 7]),
+        np.array(corners, dtype=np.float64), lines=np.array([2, 0, 1, 2, 2, 3, 2, 4, 5, 2, 6, 7])
     )
-    out["destroyed"] = Template.of(cross)
-    out["crushed"] = out["destroyed"]
     box = pv.Box(bounds=(-0.47, 0.47, -0.47, 0.47, -0.47, 0.47)).extract_all_edges()
-    out["converted"] = Template.of(box)
-    ring = pv.Circle(radius=0.3, resolution=24)  # where a moved piece stood
-    out["origin"] = Template.of(
-        pv.PolyData(ring.points, lines=np.hstack([[25], np.arange(24), [0]]))
-    )
-    out["shadow"] = Template.of(
-        pv.Disc(inner=0.0, outer=0.2, c_res=12).triangulate(), normals=False
-    )
-    coarse_saucer = _saucer(segments=10)
+    circle = pv.Circle(radius=0.3, resolution=24)
+    ring = pv.PolyData(circle.points, lines=np.hstack([[25], np.arange(24), [0]]))
+    shadow = pv.Disc(inner=0.0, outer=0.2, c_res=12).triangulate()
+    out = {
+        "destroyed": Template.of(cross),
+        "converted": Template.of(box),
+        "origin": Template.of(ring),  # where a moved piece stood
+        "shadow": Template.of(shadow, normals=False),
+    }
+    out["crushed"] = out["destroyed"]
     ghosts = {
-        PieceType.ARMY: army.extract_feature_edges(30.0),
-        PieceType.HOVERCRAFT: coarse_saucer.extract_all_edges(),
-        PieceType.FORTRESS: fortress.extract_feature_edges(30.0),
+        PieceType.ARMY: pieces[PieceType.ARMY].extract_feature_edges(30.0),
+        PieceType.HOVERCRAFT: _saucer(segments=10).extract_all_edges(),
+        PieceType.FORTRESS: pieces[PieceType.FORTRESS].extract_feature_edges(30.0),
     }
     for kind, edges in ghosts.items():
         out[f"casualty:{kind.name}"] = Template.of(edges)
@@ -371,90 +380,129 @@ def _rect(x0: float, y0: float, x1: float, y1: float) -> FloatArray:
     return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64)
 
 
-def _icon(
-    kind: str, cx: float, cy: float, s: float, colour: str
-) -> list[tuple[FloatArray, str, float]]:
+Polygon = tuple[FloatArray, str, float]  # a convex polygon in pixels, its colour and opacity
+
+
+def _icon(kind: str, cx: float, cy: float, s: float, colour: str) -> list[Polygon]:
     """A legend icon of half-size ``s`` centred on (cx, cy): filled polygons."""
-    h = s
-    if kind == "army":
-        return [(_rect(cx - h, cy - h, cx + h, cy + h), colour, 1.0)]
-    if kind == "hovercraft":
-        return [(_circle(cx, cy, 1.25 * h, 0.6 * h), colour, 1.0)]
-    if kind == "fortress":
-        house = np.array(
-            [
-                [cx - 1.2 * h, cy - h],
-                [cx + 1.2 * h, cy - h],
-                [cx + 1.2 * h, cy - 0.2 * h],
-                [cx, cy + 1.3 * h],
-                [cx - 1.2 * h, cy - 0.2 * h],
-            ]
-        )
-        return [(house, colour, 1.0)]
-    if kind == "chief":
-        return [
-            (_rect(cx - 0.8 * h, cy - h, cx + 0.8 * h, cy + 0.2 * h), colour, 1.0),
-            (_circle(cx, cy + 0.75 * h, 0.9 * h, 0.3 * h), INK, 1.0),
-            (_circle(cx, cy + 0.75 * h, 0.55 * h, 0.14 * h), BACKGROUND, 1.0),
+    return ICONS[kind](cx, cy, s, colour)
+
+
+def _army_icon(cx: float, cy: float, h: float, colour: str) -> list[Polygon]:
+    return [(_rect(cx - h, cy - h, cx + h, cy + h), colour, 1.0)]
+
+
+def _hovercraft_icon(cx: float, cy: float, h: float, colour: str) -> list[Polygon]:
+    return [(_circle(cx, cy, 1.25 * h, 0.6 * h), colour, 1.0)]
+
+
+def _fortress_icon(cx: float, cy: float, h: float, colour: str) -> list[Polygon]:
+    house = np.array(
+        [
+            [cx - 1.2 * h, cy - h],
+            [cx + 1.2 * h, cy - h],
+            [cx + 1.2 * h, cy - 0.2 * h],
+            [cx, cy + 1.3 * h],
+            [cx - 1.2 * h, cy - 0.2 * h],
         ]
-    if kind == "teleporter":
-        return [
-            (_rect(cx - 0.8 * h, cy - h, cx + 0.8 * h, cy + 0.1 * h), colour, 1.0),
-            (_rect(cx - 0.1 * h, cy + 0.1 * h, cx + 0.1 * h, cy + 0.8 * h), INK, 1.0),
-            (_circle(cx, cy + 0.95 * h, 0.28 * h, 0.28 * h), INK, 1.0),
+    )
+    return [(house, colour, 1.0)]
+
+
+def _chief_icon(cx: float, cy: float, h: float, colour: str) -> list[Polygon]:
+    return [
+        (_rect(cx - 0.8 * h, cy - h, cx + 0.8 * h, cy + 0.2 * h), colour, 1.0),
+        (_circle(cx, cy + 0.75 * h, 0.9 * h, 0.3 * h), INK, 1.0),
+        (_circle(cx, cy + 0.75 * h, 0.55 * h, 0.14 * h), BACKGROUND, 1.0),
+    ]
+
+
+def _teleporter_icon(cx: float, cy: float, h: float, colour: str) -> list[Polygon]:
+    return [
+        (_rect(cx - 0.8 * h, cy - h, cx + 0.8 * h, cy + 0.1 * h), colour, 1.0),
+        (_rect(cx - 0.1 * h, cy + 0.1 * h, cx + 0.1 * h, cy + 0.8 * h), INK, 1.0),
+        (_circle(cx, cy + 0.95 * h, 0.28 * h, 0.28 * h), INK, 1.0),
+    ]
+
+
+def _invisible_icon(cx: float, cy: float, h: float, colour: str) -> list[Polygon]:
+    return [(_rect(cx - h, cy - h, cx + h, cy + h), colour, GHOST_OPACITY + 0.1)]
+
+
+def _attack_icon(cx: float, cy: float, h: float, colour: str) -> list[Polygon]:
+    head = np.array(
+        [[cx + 0.5 * h, cy - 0.55 * h], [cx + 1.4 * h, cy], [cx + 0.5 * h, cy + 0.55 * h]]
+    )
+    return [
+        (_rect(cx - 1.4 * h, cy - 0.14 * h, cx + 0.6 * h, cy + 0.14 * h), colour, 1.0),
+        (head, colour, 1.0),
+    ]
+
+
+def _move_icon(cx: float, cy: float, h: float, colour: str) -> list[Polygon]:
+    head = np.array(
+        [[cx + 0.6 * h, cy - 0.4 * h], [cx + 1.4 * h, cy], [cx + 0.6 * h, cy + 0.4 * h]]
+    )
+    return [
+        (_circle(cx - 1.1 * h, cy, 0.35 * h, 0.35 * h), colour, 1.0),
+        (_rect(cx - 0.8 * h, cy - 0.1 * h, cx + 0.7 * h, cy + 0.1 * h), colour, 1.0),
+        (head, colour, 1.0),
+    ]
+
+
+def _arrow_head(cx: float, cy: float, h: float, back: float, half_width: float) -> FloatArray:
+    """A triangle pointing right, its tip at ``cx + 1.4 h``, its base at ``cx + back h``."""
+    return np.array(
+        [
+            [cx + back * h, cy - half_width * h],
+            [cx + 1.4 * h, cy],
+            [cx + back * h, cy + half_width * h],
         ]
-    if kind == "invisible":
-        return [(_rect(cx - h, cy - h, cx + h, cy + h), colour, GHOST_OPACITY + 0.1)]
-    if kind == "attack":
-        return [
-            (_rect(cx - 1.4 * h, cy - 0.14 * h, cx + 0.6 * h, cy + 0.14 * h), colour, 1.0),
-            (
-                np.array(
-                    [
-                        [cx + 0.5 * h, cy - 0.55 * h],
-                        [cx + 1.4 * h, cy],
-                        [cx + 0.5 * h, cy + 0.55 * h],
-                    ]
-                ),
-                colour,
-                1.0,
-            ),
-        ]
-    if kind == "move":
-        return [
-            (_circle(cx - 1.1 * h, cy, 0.35 * h, 0.35 * h), colour, 1.0),
-            (_rect(cx - 0.8 * h, cy - 0.1 * h, cx + 0.7 * h, cy + 0.1 * h), colour, 1.0),
-            (
-                np.array(
-                    [[cx + 0.6 * h, cy - 0.4 * h], [cx + 1.4 * h, cy], [cx + 0.6 * h, cy + 0.4 * h]]
-                ),
-                colour,
-                1.0,
-            ),
-        ]
-    if kind == "destroyed":
-        t = 0.16 * h
-        a = np.array([[-1, -1 + t], [-1 + t, -1], [1, 1 - t], [1 - t, 1]]) * h
-        b = a * np.array([-1.0, 1.0])
-        centre = np.array([cx, cy])
-        return [(a + centre, colour, 1.0), (b + centre, colour, 1.0)]
-    if kind == "converted":
-        t = 0.2 * h
-        return [
-            (_rect(cx - h, cy - h, cx + h, cy - h + t), colour, 1.0),
-            (_rect(cx - h, cy + h - t, cx + h, cy + h), colour, 1.0),
-            (_rect(cx - h, cy - h, cx - h + t, cy + h), colour, 1.0),
-            (_rect(cx + h - t, cy - h, cx + h, cy + h), colour, 1.0),
-        ]
-    if kind == "teleport":
-        a = np.linspace(0, math.pi, 12)
-        outer = np.column_stack([cx - 1.3 * h * np.cos(a), cy - 0.6 * h + 1.5 * h * np.sin(a)])
-        inner = np.column_stack([cx - 1.05 * h * np.cos(a), cy - 0.6 * h + 1.2 * h * np.sin(a)])
-        return [  # a band of small quads (each convex)
-            (np.array([outer[i], outer[i + 1], inner[i + 1], inner[i]]), colour, 1.0)
-            for i in range(len(a) - 1)
-        ]
-    raise AssertionError(kind)
+    )
+
+
+def _destroyed_icon(cx: float, cy: float, h: float, colour: str) -> list[Polygon]:
+    t = 0.16 * h
+    a = np.array([[-1, -1 + t], [-1 + t, -1], [1, 1 - t], [1 - t, 1]]) * h
+    b = a * np.array([-1.0, 1.0])
+    centre = np.array([cx, cy])
+    return [(a + centre, colour, 1.0), (b + centre, colour, 1.0)]
+
+
+def _converted_icon(cx: float, cy: float, h: float, colour: str) -> list[Polygon]:
+    t = 0.2 * h
+    return [
+        (_rect(cx - h, cy - h, cx + h, cy - h + t), colour, 1.0),
+        (_rect(cx - h, cy + h - t, cx + h, cy + h), colour, 1.0),
+        (_rect(cx - h, cy - h, cx - h + t, cy + h), colour, 1.0),
+        (_rect(cx + h - t, cy - h, cx + h, cy + h), colour, 1.0),
+    ]
+
+
+def _teleport_icon(cx: float, cy: float, h: float, colour: str) -> list[Polygon]:
+    a = np.linspace(0, math.pi, 12)
+    outer = np.column_stack([cx - 1.3 * h * np.cos(a), cy - 0.6 * h + 1.5 * h * np.sin(a)])
+    inner = np.column_stack([cx - 1.05 * h * np.cos(a), cy - 0.6 * h + 1.2 * h * np.sin(a)])
+    return [  # a band of small quads (each convex)
+        (np.array([outer[i], outer[i + 1], inner[i + 1], inner[i]]), colour, 1.0)
+        for i in range(len(a) - 1)
+    ]
+
+
+# the legend's icons by kind: pieces, traits, then events
+ICONS: dict[str, Callable[[float, float, float, str], list[Polygon]]] = {
+    "army": _army_icon,
+    "hovercraft": _hovercraft_icon,
+    "fortress": _fortress_icon,
+    "chief": _chief_icon,
+    "teleporter": _teleporter_icon,
+    "invisible": _invisible_icon,
+    "attack": _attack_icon,
+    "move": _move_icon,
+    "destroyed": _destroyed_icon,
+    "converted": _converted_icon,
+    "teleport": _teleport_icon,
+}
 
 
 KEY_ROWS: tuple[tuple[str, str], ...] = (
@@ -638,15 +686,15 @@ class SceneDrawer:
         outline = []
         labels, texts = [], []
         ticks, tick_texts = [], []
-        for k, board in enumerate(scene.boards):
-            su, sv = board.size
+        for k, panel in enumerate(scene.panels):
+            su, sv = panel.size
             grid_u, grid_v = np.meshgrid(np.arange(su), np.arange(sv), indexing="ij")
             u, v = grid_u.ravel(), grid_v.ravel()
-            base = board.origin + np.array([0.0, 0.0, -0.5])
+            base = panel.origin + np.array([0.0, 0.0, -0.5])
             corners = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
             cells = np.stack(
                 [
-                    base + (u[:, None] + du) * board.du + (v[:, None] + dv) * board.dv
+                    base + (u[:, None] + du) * panel.du + (v[:, None] + dv) * panel.dv
                     for du, dv in corners
                 ],
                 axis=1,
@@ -655,20 +703,20 @@ class SceneDrawer:
             colours += [
                 BOARD_LIGHT if (a + b) % 2 == 0 else BOARD_DARK for a, b in zip(u, v, strict=True)
             ]
-            lo = base - 0.5 * board.du - 0.5 * board.dv
-            hi = lo + su * board.du + sv * board.dv
+            lo = base - 0.5 * panel.du - 0.5 * panel.dv
+            hi = lo + su * panel.du + sv * panel.dv
             outline.append(
                 pv.Box(bounds=(lo[0], hi[0], lo[1], hi[1], lo[2], lo[2])).extract_all_edges()
             )
-            labels.append(base + (su / 2 - 0.5) * board.du + (sv - 0.5 + 1.3) * board.dv)
-            texts.append(board.label)
+            labels.append(base + (su / 2 - 0.5) * panel.du + (sv - 0.5 + 1.3) * panel.dv)
+            texts.append(panel.label)
             for i in _ticks(su):
-                ticks.append(base + i * board.du - 1.1 * board.dv)
-                tick_texts.append(f"{board.names[0]}{i}")
+                ticks.append(base + i * panel.du - 1.1 * panel.dv)
+                tick_texts.append(f"{panel.names[0]}{i}")
             if k == 0 or scene.view.layout == "stack":
                 for j in _ticks(sv):
-                    ticks.append(base + j * board.dv - 1.5 * board.du)
-                    tick_texts.append(f"{board.names[1]}{j}")
+                    ticks.append(base + j * panel.dv - 1.5 * panel.du)
+                    tick_texts.append(f"{panel.names[1]}{j}")
         if not quads:
             return
         points = np.vstack(quads)
@@ -713,71 +761,70 @@ class SceneDrawer:
         self._names.add(name)
 
     def _events(self, scene: Scene) -> None:
+        """The turn's events: move and attack arrows, teleport arcs, marks, the ghosts of the
+        pieces that left the board, and the outcomes written beside their cells."""
         lift = np.array([0.0, 0.0, ARROW_LIFT * self._scale])  # over the pieces, not hidden
         moves = [ln for ln in scene.lines if ln.kind == "move"]
         if moves:  # slimmer arrows than attacks, in the mover's colour, from where it stood
-            starts = np.stack([ln.points[0] for ln in moves]) + lift
-            ends = np.stack([ln.points[-1] for ln in moves]) + lift
-            mesh = arrows(starts, ends, _rgb_rows(ln.colour for ln in moves), gap=0.4, width=0.7)
-            self._add("events:moves", mesh, scalars="rgb", rgb=True, ambient=0.4, diffuse=0.7)
+            starts = self._arrows("events:moves", moves, lift, gap=0.4, width=0.7)
             rings = templates()["origin"].instances(
                 starts - lift, _rgb_rows(ln.colour for ln in moves), self._scale
             )
             self._add("events:origins", rings, scalars="rgb", rgb=True, line_width=2.5)
         attacks = [ln for ln in scene.lines if ln.kind == "attack"]
         if attacks:
-            starts = np.stack([ln.points[0] for ln in attacks]) + lift
-            ends = np.stack([ln.points[-1] for ln in attacks]) + lift
-            mesh = arrows(starts, ends, _rgb_rows(ln.colour for ln in attacks), gap=0.3, width=1.5)
-            self._add("events:attacks", mesh, scalars="rgb", rgb=True, ambient=0.4, diffuse=0.7)
-        arcs = [ln for ln in scene.lines if ln.kind == "teleport"]
-        if arcs:
-            lines = []
-            for ln in arcs:
-                poly = pv.lines_from_points(ln.points)
-                poly.cell_data["rgb"] = np.tile(rgb(ln.colour), (poly.n_cells, 1))
-                lines.append(poly)
-            self._add(
-                "events:teleports",
-                pv.merge(lines),
-                scalars="rgb",
-                rgb=True,
-                line_width=4.0,
-                render_lines_as_tubes=True,
-            )
+            self._arrows("events:attacks", attacks, lift, gap=0.3, width=1.5)
+        self._teleports([ln for ln in scene.lines if ln.kind == "teleport"])
         for kind, width in (("destroyed", 5.0), ("crushed", 5.0), ("converted", 3.0)):
             marks = [m for m in scene.marks if m.kind == kind]
-            if marks:
-                mesh = templates()[kind].instances(
-                    np.stack([m.point for m in marks]),
-                    _rgb_rows(m.colour for m in marks),
-                    self._scale,
-                )
-                self._add(
-                    f"events:{kind}",
-                    mesh,
-                    scalars="rgb",
-                    rgb=True,
-                    line_width=width,
-                    render_lines_as_tubes=True,
-                )
+            self._marks(f"events:{kind}", kind, marks, line_width=width, render_lines_as_tubes=True)
         for piece_type in TYPES:
             marks = [m for m in scene.marks if m.kind == "casualty" and m.piece_type is piece_type]
-            if marks:
-                mesh = templates()[f"casualty:{piece_type.name}"].instances(
-                    np.stack([m.point for m in marks]),
-                    _rgb_rows(m.colour for m in marks),
-                    self._scale,
-                )
-                self._add(
-                    f"events:casualties:{TYPE_NAMES[piece_type]}",
-                    mesh,
-                    scalars="rgb",
-                    rgb=True,
-                    line_width=2.5,
-                )
-        outcomes = [lb for lb in scene.labels if not lb.text.startswith("from ")]
-        notes = [lb for lb in scene.labels if lb.text.startswith("from ")]
+            name = f"events:casualties:{TYPE_NAMES[piece_type]}"
+            self._marks(name, f"casualty:{piece_type.name}", marks, line_width=2.5)
+        self._event_labels(scene.labels)
+
+    def _arrows(
+        self, name: str, lines: Sequence[Line], lift: FloatArray, gap: float, width: float
+    ) -> FloatArray:
+        """``lines`` as arrows ``lift`` above their ends; returns where they start."""
+        starts = np.stack([ln.points[0] for ln in lines]) + lift
+        ends = np.stack([ln.points[-1] for ln in lines]) + lift
+        mesh = arrows(starts, ends, _rgb_rows(ln.colour for ln in lines), gap=gap, width=width)
+        self._add(name, mesh, scalars="rgb", rgb=True, ambient=0.4, diffuse=0.7)
+        return starts
+
+    def _teleports(self, arcs: Sequence[Line]) -> None:
+        """Teleport arcs, as tubes in the colour of the teleported piece's owner."""
+        if not arcs:
+            return
+        lines = []
+        for ln in arcs:
+            poly = pv.lines_from_points(ln.points)
+            poly.cell_data["rgb"] = np.tile(rgb(ln.colour), (poly.n_cells, 1))
+            lines.append(poly)
+        self._add(
+            "events:teleports",
+            pv.merge(lines),
+            scalars="rgb",
+            rgb=True,
+            line_width=4.0,
+            render_lines_as_tubes=True,
+        )
+
+    def _marks(self, name: str, template: str, marks: Sequence[Mark], **options: object) -> None:
+        """``marks`` as copies of one template, each in its colour, as one mesh."""
+        if not marks:
+            return
+        mesh = templates()[template].instances(
+            np.stack([m.point for m in marks]), _rgb_rows(m.colour for m in marks), self._scale
+        )
+        self._add(name, mesh, scalars="rgb", rgb=True, **options)
+
+    def _event_labels(self, labels: Sequence[Label]) -> None:
+        """Outcomes above their cells, boxed; notes of lines from another board below them."""
+        outcomes = [lb for lb in labels if not lb.text.startswith("from ")]
+        notes = [lb for lb in labels if lb.text.startswith("from ")]
         if outcomes:
             self._labels(
                 "events:labels",
@@ -799,69 +846,59 @@ class SceneDrawer:
     # 2D
 
     def _overlay(self, scene: Scene) -> None:
+        """The 2D layer over the picture: the heading, the notice, the legend, the turn's story,
+        a film's timeline and the viewer's help; every shape under every text."""
         renderer = self.plotter.renderer
         for actor in self._overlays:
             renderer.RemoveViewProp(actor)
-        self._overlays = []
-        w, h = self.plotter.window_size
+        band, texts = _notice(scene, *self.plotter.window_size)
+        panel, icons, legend = self._legend(scene)
+        texts = [*self._heading(scene), *texts, *legend, *self._story(scene)]
+        shapes = [_shapes_2d(band), _shapes_2d(panel), _shapes_2d(icons)]
+        if self.timeline is not None:  # a progress bar along the bottom edge of a film
+            shapes.append(_timeline(self.timeline, *self.plotter.window_size))
+        if self.help:
+            box, helper = self._help_box(self.help)
+            shapes.append(box)
+            texts.append(helper)
+        self._overlays = [*shapes, *texts]
+        for actor in self._overlays:
+            renderer.AddViewProp(actor)
+
+    def _heading(self, scene: Scene) -> list[vtkTextActor]:
+        """The title, the subtitle and the viewer's status line, top left."""
+        h = self.plotter.window_size[1]
         s = h / 800
         pad = 18 * s
-        texts: list[vtkTextActor] = []
-        texts.append(_text(scene.title, pad, h - pad, round(20 * s), bold=True))
-        texts.append(_text(scene.subtitle, pad, h - pad - 30 * s, round(14 * s), colour=GREY))
+        texts = [
+            _text(scene.title, pad, h - pad, round(20 * s), bold=True),
+            _text(scene.subtitle, pad, h - pad - 30 * s, round(14 * s), colour=GREY),
+        ]
         if self.status:
             texts.append(_text(self.status, pad, h - pad - 52 * s, round(13 * s), colour=GREY))
-        if scene.notice:  # across the middle of the board area, over an opaque band
-            left, bottom, right, top = (
-                FRAME_BOTTOM_LEGEND if legend_at_bottom(scene.view) else FRAME_AREA
-            )
-            cx, cy = (left + right) / 2 * w, (bottom + top) / 2 * h
-            band = _rect(left * w, cy - 26 * s, right * w, cy + 26 * s)
-            notice_band = [(band, "#FFFFFF", 0.92)]
-            note = _text(scene.notice, cx, cy + 11 * s, round(20 * s), colour=GREY, bold=True)
-            note.GetTextProperty().SetJustificationToCentered()
-            texts.append(note)
-        else:
-            notice_band = []
+        return texts
 
-        # the legend: players, the glyph key, the event key; down the right-hand side, or in
-        # columns along the bottom when the boards are side by side
-        players = [
-            ("army", e.colour, e.text, INK) if e.alive else ("invisible", e.colour, e.text, FADED)
-            for e in scene.players
-        ]
-        sections = [players, [(k, KEY_GREY, t, INK) for k, t in KEY_ROWS]]
-        if scene.view.events:
-            sections.append(
-                [(k, DANGER if k == "destroyed" else GREY, t, INK) for k, t in EVENT_ROWS]
-            )
-        row, icon, size = 23 * s, 7 * s, round(13 * s)
-        columns: list[list[tuple[str, str, str, str]]]
-        if legend_at_bottom(scene.view):
-            columns = sections
-        else:
-            columns = [
-                [
-                    r
-                    for i, sec in enumerate(sections)
-                    for r in ([("", "", "", "")] if i else []) + sec
-                ]
-            ]
+    def _legend(self, scene: Scene) -> tuple[list[Polygon], list[Polygon], list[vtkTextActor]]:
+        """The legend's panel, icons and texts: down the right-hand side, or in columns along
+        the bottom when the boards are side by side."""
+        w, h = self.plotter.window_size
+        s = h / 800
+        pad, row, icon, size = 18 * s, 23 * s, 7 * s, round(13 * s)
+        columns = _legend_columns(scene)
         widths = [
             3 * icon + 8 * s + max(self._measure(_text(r[2], 0, 0, size))[0] for r in col) + 16 * s
             for col in columns
         ]
-        tallest = max(len(col) for col in columns)
-        height = row * tallest + 12 * s
+        height = row * max(len(col) for col in columns) + 12 * s
         if legend_at_bottom(scene.view):
             right, top = w - 10 * s, pad + height + self.reserve_bottom * s
+            left = right - sum(widths) - 12 * s
         else:
             right, top = w - 10 * s, h - pad
-        left = right - sum(widths) - 12 * s
-        if not legend_at_bottom(scene.view):
-            left = min(left, w - LEGEND_WIDTH * w)
+            left = min(right - sum(widths) - 12 * s, w - LEGEND_WIDTH * w)
         panel = [(_rect(left, top - height, right, top + 4 * s), "#FFFFFF", 0.85)]
-        icons: list[tuple[FloatArray, str, float]] = []
+        icons: list[Polygon] = []
+        texts: list[vtkTextActor] = []
         x = left + 12 * s
         for col, width in zip(columns, widths, strict=True):
             y = top - row / 2
@@ -873,34 +910,29 @@ class SceneDrawer:
                     )
                 y -= row
             x += width
-        if scene.log:
-            lines = [f"turn {scene.turn}:", *scene.log]
-            texts.append(
-                _text("\n".join(lines), pad, pad + self.reserve_bottom * s, size, top=False)
-            )
-        shapes = [_shapes_2d(notice_band), _shapes_2d(panel), _shapes_2d(icons)]
-        if self.timeline is not None:  # a progress bar along the bottom edge of a film
-            bar = 5 * s
-            done = max(0.0, min(1.0, self.timeline)) * w
-            shapes.append(
-                _shapes_2d(
-                    [
-                        (_rect(0, 0, w, bar), LATTICE, 0.6),
-                        (_rect(0, 0, max(done, 1.0), bar), GREY, 1.0),
-                    ]
-                )
-            )
-        if self.help:
-            helper = _text(self.help, 0, 0, round(13 * s), font="courier")
-            tw, th = self._measure(helper)
-            hw, hh = tw + 40 * s, th + 36 * s
-            x0, y0 = (w - hw) / 2, (h - hh) / 2
-            shapes.append(_shapes_2d([(_rect(x0, y0, x0 + hw, y0 + hh), "#FFFFFF", 0.95)]))
-            helper.SetPosition(x0 + 20 * s, y0 + hh - 18 * s)
-            texts.append(helper)
-        for actor in [*shapes, *texts]:
-            renderer.AddViewProp(actor)
-            self._overlays.append(actor)
+        return panel, icons, texts
+
+    def _story(self, scene: Scene) -> list[vtkTextActor]:
+        """The turn's events in words (antipolix.log), bottom left, above the viewer's widgets."""
+        if not scene.log:
+            return []
+        s = self.plotter.window_size[1] / 800
+        pad = 18 * s
+        lines = [f"turn {scene.turn}:", *scene.log]
+        text = _text("\n".join(lines), pad, pad + self.reserve_bottom * s, round(13 * s), top=False)
+        return [text]
+
+    def _help_box(self, text: str) -> tuple[vtkActor2D, vtkTextActor]:
+        """The viewer's keys in the middle of the window, over a white box."""
+        w, h = self.plotter.window_size
+        s = h / 800
+        helper = _text(text, 0, 0, round(13 * s), font="courier")
+        tw, th = self._measure(helper)
+        hw, hh = tw + 40 * s, th + 36 * s
+        x0, y0 = (w - hw) / 2, (h - hh) / 2
+        box = _shapes_2d([(_rect(x0, y0, x0 + hw, y0 + hh), "#FFFFFF", 0.95)])
+        helper.SetPosition(x0 + 20 * s, y0 + hh - 18 * s)
+        return box, helper
 
     def _measure(self, actor: vtkTextActor) -> tuple[float, float]:
         """Width and height in pixels of a text actor."""
@@ -950,6 +982,48 @@ class SceneDrawer:
             cast(Any, self.plotter).remove_actor(name, reset_camera=False, render=False)
         self._overlay(scene)
         self._camera(scene)
+
+
+KeyRow = tuple[str, str, str, str]  # a legend row: icon kind, icon colour, text, text colour
+
+
+def _legend_columns(scene: Scene) -> list[list[KeyRow]]:
+    """The legend's rows: the players, the glyph key and (with events) the event key; a column
+    each when the legend runs along the bottom, else one column with a blank row between."""
+    players = [
+        ("army", e.colour, e.text, INK) if e.alive else ("invisible", e.colour, e.text, FADED)
+        for e in scene.players
+    ]
+    sections = [players, [(k, KEY_GREY, t, INK) for k, t in KEY_ROWS]]
+    if scene.view.events:
+        sections.append([(k, DANGER if k == "destroyed" else GREY, t, INK) for k, t in EVENT_ROWS])
+    if legend_at_bottom(scene.view):
+        return sections
+    return [[r for i, sec in enumerate(sections) for r in ([("", "", "", "")] if i else []) + sec]]
+
+
+def _notice(scene: Scene, w: int, h: int) -> tuple[list[Polygon], list[vtkTextActor]]:
+    """The scene's notice (the fog player is out) across the middle of the board area, over an
+    opaque band; nothing without one."""
+    if not scene.notice:
+        return [], []
+    s = h / 800
+    left, bottom, right, top = FRAME_BOTTOM_LEGEND if legend_at_bottom(scene.view) else FRAME_AREA
+    cx, cy = (left + right) / 2 * w, (bottom + top) / 2 * h
+    band = _rect(left * w, cy - 26 * s, right * w, cy + 26 * s)
+    note = _text(scene.notice, cx, cy + 11 * s, round(20 * s), colour=GREY, bold=True)
+    note.GetTextProperty().SetJustificationToCentered()
+    return [(band, "#FFFFFF", 0.92)], [note]
+
+
+def _timeline(done: float, w: int, h: int) -> vtkActor2D:
+    """A film's progress (0 to 1) as a bar along the bottom edge."""
+    s = h / 800
+    bar = 5 * s
+    end = max(0.0, min(1.0, done)) * w
+    return _shapes_2d(
+        [(_rect(0, 0, w, bar), LATTICE, 0.6), (_rect(0, 0, max(end, 1.0), bar), GREY, 1.0)]
+    )
 
 
 def legend_at_bottom(view: View) -> bool:
@@ -1176,9 +1250,30 @@ def save_animation(
     """Render ``turns`` (default: the whole game) offscreen to a ``.gif`` or ``.mp4`` with
     ``frames_per_turn`` frames per turn at ``fps`` frames per second; returns the number of
     frames written. ``progress(done, total)`` is called after each frame."""
-    import imageio.v2 as imageio
-
     out = check_output(path, (".gif", ".mp4"), "animation")
+    _check_film(frames_per_turn, fps)
+    rp = as_replay(replay)
+    chosen = turn_range(rp, turns)
+    v = view_of(view, **options).check(rp.rules.shape, rp.rules.players)
+    w, h = check_size(window_size)
+    if out.suffix.lower() == ".mp4":
+        w, h = w - w % 2, h - h % 2  # H.264 (yuv420p) wants even sizes
+    scenes = frames(rp, chosen, frames_per_turn, v)
+    total = len(chosen) * frames_per_turn
+    # written under a temporary name and renamed at the end: a film cut short (Ctrl-C, an
+    # error) never lies under the final name
+    with written_atomically(out) as tmp:
+        writer = _film_writer(tmp, fps)
+        plotter = make_plotter((w, h), off_screen=True)
+        try:
+            return _film_frames(writer, plotter, (w, h), scenes, total, progress)
+        finally:
+            writer.close()
+            plotter.close()
+
+
+def _check_film(frames_per_turn: object, fps: object) -> None:
+    """Frames per turn (an integer >= 1) and frames per second (above 0, up to 120)."""
     if (
         isinstance(frames_per_turn, bool)
         or not isinstance(frames_per_turn, int)
@@ -1187,45 +1282,47 @@ def save_animation(
         raise ViewError(f"frames per turn must be an integer >= 1, got {frames_per_turn!r}")
     if not isinstance(fps, (int, float)) or isinstance(fps, bool) or not 0 < fps <= 120:
         raise ViewError(f"fps must be a number above 0 and up to 120, got {fps!r}")
-    rp = as_replay(replay)
-    chosen = turn_range(rp, turns)
-    v = view_of(view, **options).check(rp.rules.shape, rp.rules.players)
-    w, h = check_size(window_size)
-    total = len(chosen) * frames_per_turn
+
+
+def _film_writer(path: Path, fps: float) -> Any:
+    """An imageio writer of an MP4 (H.264) or a looping GIF, by ``path``'s suffix."""
+    import imageio.v2 as imageio
+
+    if path.suffix.lower() == ".mp4":
+        return imageio.get_writer(
+            str(path),
+            format="FFMPEG",
+            mode="I",
+            fps=fps,
+            codec="libx264",
+            quality=7,
+            macro_block_size=1,
+            pixelformat="yuv420p",
+        )
+    return imageio.get_writer(str(path), format="GIF", mode="I", duration=1000.0 / fps, loop=0)
+
+
+def _film_frames(
+    writer: Any,
+    plotter: pv.Plotter,
+    size: tuple[int, int],
+    scenes: Iterable[Scene],
+    total: int,
+    progress: Callable[[int, int], None] | None,
+) -> int:
+    """Draw each scene in ``plotter`` and append it to ``writer`` (``size``: the film's width
+    and height); returns the number of frames written."""
+    w, h = size
+    drawer = SceneDrawer.of(plotter)
     count = 0
-    # written under a temporary name and renamed at the end: a film cut short (Ctrl-C, an
-    # error) never lies under the final name
-    with written_atomically(out) as tmp:
-        if out.suffix.lower() == ".mp4":
-            w, h = w - w % 2, h - h % 2  # H.264 (yuv420p) wants even sizes
-            writer = imageio.get_writer(
-                str(tmp),
-                format="FFMPEG",
-                mode="I",
-                fps=fps,
-                codec="libx264",
-                quality=7,
-                macro_block_size=1,
-                pixelformat="yuv420p",
-            )
-        else:
-            writer = imageio.get_writer(
-                str(tmp), format="GIF", mode="I", duration=1000.0 / fps, loop=0
-            )
-        plotter = make_plotter((w, h), off_screen=True)
-        drawer = SceneDrawer.of(plotter)
-        try:
-            for scene in frames(rp, chosen, frames_per_turn, v):
-                drawer.timeline = count / max(total - 1, 1)  # also keeps frames distinct (GIF)
-                drawer.draw(scene)
-                plotter.render()
-                image = plotter.screenshot(return_img=True)
-                assert image is not None
-                writer.append_data(np.asarray(image)[:h, :w])
-                count += 1
-                if progress is not None:
-                    progress(count, total)
-        finally:
-            writer.close()
-            plotter.close()
+    for scene in scenes:
+        drawer.timeline = count / max(total - 1, 1)  # also keeps frames distinct (GIF)
+        drawer.draw(scene)
+        plotter.render()
+        image = plotter.screenshot(return_img=True)
+        assert image is not None
+        writer.append_data(np.asarray(image)[:h, :w])
+        count += 1
+        if progress is not None:
+            progress(count, total)
     return count

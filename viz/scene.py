@@ -2,8 +2,9 @@
 
 :func:`build_scene` turns (replay, turn, :class:`~viz.view.View`) into a :class:`Scene`: the
 pieces to draw (glyph centres in world coordinates, owners, types, traits, see-through flags),
-the turn's events as lines, marks and labels, the boards and the legend. :mod:`viz.render` draws
-a scene with one merged mesh per glyph kind.
+the turn's events as lines, marks and labels, the boards drawn (:class:`Panel`) and the legend;
+:class:`Projection` puts cells in world coordinates. :mod:`viz.render` draws a scene with one
+merged mesh per glyph kind.
 
 World coordinates: one cell is one unit. In ``universe`` mode cell ``(z, y, x)`` is drawn at
 ``(x, y, z)`` (boards are horizontal layers, z up). In ``boards`` and ``slice`` mode each shown
@@ -25,8 +26,8 @@ import numpy as np
 import numpy.typing as npt
 
 from antipolix.combat import Outcome
-from antipolix.errors import ReplayError
-from antipolix.events import Combat, Crushed, Eliminated, Event, Fate, Moved
+from antipolix.errors import ReplayError, UnknownPieceError
+from antipolix.events import Combat, Crushed, Eliminated, Elimination, Event, Fate, Moved
 from antipolix.game import Game
 from antipolix.log import piece_namer, story
 from antipolix.observation import UNKNOWN_TRAIT
@@ -98,9 +99,10 @@ class Label:
 
 
 @dataclass(frozen=True, eq=False)
-class Board:
-    """One board drawn in ``boards`` / ``slice`` mode: cell ``(u, v)`` of the slice sits at
-    ``origin + u * du + v * dv`` (world)."""
+class Panel:
+    """One drawn board of the ``boards`` / ``slice`` modes (a slice of the universe laid flat):
+    cell ``(u, v)`` of the slice sits at ``origin + u * du + v * dv`` (world). Not the engine's
+    ``antipolix.state.Board`` (the game's piece table)."""
 
     axis: str
     index: int
@@ -144,7 +146,7 @@ class Scene:
     lines: tuple[Line, ...]
     marks: tuple[Mark, ...]
     labels: tuple[Label, ...]
-    boards: tuple[Board, ...]
+    panels: tuple[Panel, ...]  # the boards drawn (boards and slice mode; none for universe)
     players: tuple[PlayerEntry, ...]
     title: str
     subtitle: str
@@ -157,13 +159,14 @@ class Scene:
 # -- where cells go ----------------------------------------------------------------------------
 
 
-class Layout:
-    """Maps cells to world points for a view (and says which cells are shown)."""
+class Projection:
+    """Maps cells to world points for a view (and says which cells are shown). Not the view's
+    ``layout`` option (``row`` / ``stack``), which is one of its inputs."""
 
     def __init__(self, shape: tuple[int, int, int], view: View) -> None:
         self.shape = shape
         self.view = view
-        self.boards: tuple[Board, ...] = ()
+        self.panels: tuple[Panel, ...] = ()
         if view.mode == "universe":
             p, n, m = shape
             self.bounds: tuple[float, float, float, float, float, float] = (
@@ -189,8 +192,8 @@ class Layout:
             gap = max(3.0, round(0.45 * max(size_u, size_v)))
             step = np.array([0.0, 0.0, gap])
         self._step = step
-        self.boards = tuple(
-            Board(
+        self.panels = tuple(
+            Panel(
                 axis=view.axis,
                 index=s,
                 size=(size_u, size_v),
@@ -269,16 +272,9 @@ _NO_PIECES = _Pieces(
 
 
 def _pieces(game: Game, fog: int | None) -> _Pieces:
-    if fog is None:  # the truth (R12): the engine's piece table, in identifier order
-        board = game.board
-        rows = board.by_id(board.living_rows())
-        return _Pieces(
-            ids=board.ids[rows].astype(np.int64),
-            owners=board.owner[rows].astype(np.int64),
-            types=board.kind[rows].astype(np.int64),
-            traits=board.trait[rows].astype(np.int64),
-            cells=board.pos[rows].astype(np.int64).reshape(-1, 3),
-        )
+    """The pieces ``fog`` sees (R6), or the truth (R12) for ``None``, in identifier order."""
+    if fog is None:
+        return _table(game.pieces())
     obs = game.observe(fog)  # R6
     return _Pieces(
         ids=np.asarray(obs.ids, dtype=np.int64),
@@ -289,15 +285,26 @@ def _pieces(game: Game, fog: int | None) -> _Pieces:
     )
 
 
+def _table(pieces: Sequence[Piece]) -> _Pieces:
+    """Pieces of the engine's public API (:meth:`Game.pieces`) as columns."""
+    return _Pieces(
+        ids=np.array([p.id for p in pieces], dtype=np.int64),
+        owners=np.array([p.owner for p in pieces], dtype=np.int64),
+        types=np.array([int(p.type) for p in pieces], dtype=np.int64),
+        traits=np.array([int(p.trait) for p in pieces], dtype=np.int64),
+        cells=np.array([p.cell for p in pieces], dtype=np.int64).reshape(-1, 3),
+    )
+
+
 def _glyphs(
     now: _Pieces,
     before: _Pieces | None,
-    layout: Layout,
+    projection: Projection,
     progress: float,
     jumps: set[int],
 ) -> Glyphs:
     """The pieces at ``progress`` (0 to 1) of the way from ``before`` to ``now``."""
-    points, shown = layout.place(now.cells)
+    points, shown = projection.place(now.cells)
     owners = now.owners.copy()
     if before is None or progress >= 1.0:
         keep = shown
@@ -311,7 +318,7 @@ def _glyphs(
             ghost=(now.traits[keep] == int(Trait.INVISIBLE)),
         )
     half = progress >= 0.5
-    old_points, old_shown = layout.place(before.cells)
+    old_points, old_shown = projection.place(before.cells)
     old_row = {int(i): r for r, i in enumerate(before.ids)}
     rows = [old_row.get(int(i), -1) for i in now.ids]
     keep = shown.copy()
@@ -354,128 +361,182 @@ def _arc(a: FloatArray, b: FloatArray, samples: int = 24) -> FloatArray:
 
 @dataclass
 class _EventDrawing:
+    """What a turn's events add to its scene (nothing for turn 0)."""
+
     lines: list[Line] = field(default_factory=list)
     marks: list[Mark] = field(default_factory=list)
-    labels: dict[tuple[int, int, int], str] = field(default_factory=dict)
-    label_cells: dict[tuple[int, int, int], FloatArray] = field(default_factory=dict)
-    log: list[str] = field(default_factory=list)
-    moves: int = 0
-    jumps: set[int] = field(default_factory=set)
+    labels: dict[Cell, str] = field(default_factory=dict)  # outcomes beside their cell
+    label_cells: dict[Cell, FloatArray] = field(default_factory=dict)
+    log: list[str] = field(default_factory=list)  # the caption (antipolix.log.story)
+    jumps: set[int] = field(default_factory=set)  # pieces that jumped: no gliding across
     notes: list[Label] = field(default_factory=list)  # "from z=5": lines from another board
+
+    def all_labels(self) -> tuple[Label, ...]:
+        """The outcomes beside their cells, then the notes of lines from another board."""
+        outcomes = tuple(Label(self.label_cells[k], t) for k, t in self.labels.items())
+        return outcomes + tuple(self.notes)
+
+
+class _EventPainter:
+    """Draws a turn's events one after the other, one step per event kind, into an
+    :class:`_EventDrawing`. It follows where each piece stands as the turn goes on (from
+    ``before``, the state when the turn began), so an attack starts where its attackers stood
+    when it was resolved."""
+
+    def __init__(self, before: Game, projection: Projection) -> None:
+        self.before = before
+        self.projection = projection
+        self.out = _EventDrawing()
+        self.cells: dict[int, Cell] = {p.id: p.cell for p in before.pieces()}
+        self.combat: Combat | None = None  # the last attack: where its outcome (Fate) falls
+
+    def draw(self, events: Sequence[Event]) -> _EventDrawing:
+        for e in events:
+            match e:
+                case Moved():
+                    self.moved(e)
+                case Crushed():
+                    self.crushed(e)
+                case Combat():
+                    self.attacked(e)
+                case Fate():
+                    self.fate(e)
+                case Eliminated():
+                    self.eliminated(e)
+        return self.out
+
+    # -- one step per event kind
+
+    def moved(self, e: Moved) -> None:
+        """R4, R5: an arrow from where the piece stood."""
+        self._line("move", e.src, e.dst, player_colour(e.player))
+        if max(abs(a - b) for a, b in zip(e.src, e.dst, strict=True)) > 2:
+            self.out.jumps.add(e.piece)  # through the teleporters (R5): no gliding across
+        self.cells[e.piece] = e.dst
+
+    def crushed(self, e: Crushed) -> None:
+        """R6: a move onto an enemy invisible piece."""
+        self._mark("crushed", e.cell, DANGER)
+        self._casualty(e.cell, e.victim_owner, e.victim)
+        self._label(e.cell, "invisible crushed")
+
+    def attacked(self, e: Combat) -> None:
+        """R8: an arrow from each attacker to the target; the powers beside the target."""
+        self.combat = e
+        for pid in e.pieces:
+            if pid in self.cells:
+                self._line("attack", self.cells[pid], e.cell, player_colour(e.player))
+        verdict = "" if e.success else ": repelled"
+        self._label(e.cell, f"{e.attack} vs {e.defence}{verdict}")
+
+    def fate(self, e: Fate) -> None:
+        """R8: what a successful attack did to its target, marked where the target stood."""
+        attack = self.combat
+        if attack is not None and attack.target == e.target:
+            cell: Cell | None = attack.cell
+        else:
+            cell = self.cells.get(e.target)
+        if cell is None:
+            return
+        if e.outcome is Outcome.TELEPORT and e.landing is not None:
+            short = self._teleported(e, cell, e.landing)
+        elif e.outcome is Outcome.CONVERT:
+            self._mark("converted", cell, player_colour(e.player))
+            short = "converted"
+        else:  # destroyed, or teleported onto a piece this reader cannot see (R6)
+            self._mark("destroyed", cell, DANGER)
+            self._casualty(cell, e.target_owner, e.target)
+            short = "destroyed" if e.outcome is Outcome.DESTROY else "teleported, destroyed"
+        self._label(cell, short, append=True)
+
+    def _teleported(self, e: Fate, cell: Cell, landing: Cell) -> str:
+        """R8: an arc to the landing cell (and the piece destroyed there if it was taken)."""
+        self._arc(cell, landing, player_colour(e.target_owner))
+        self.out.jumps.add(e.target)
+        short = "teleported"
+        if e.destroyed:
+            self._casualty(cell, e.target_owner, e.target)
+            self._mark("destroyed", landing, DANGER)
+            short += ", destroyed on landing"
+        self.cells[e.target] = landing
+        return short
+
+    def eliminated(self, e: Eliminated) -> None:
+        """R8: the pieces of a player whose chief was taken go to the taker."""
+        for pid in e.taken:
+            if pid in self.cells and e.by is not None:
+                self._mark("converted", self.cells[pid], player_colour(e.by))
+
+    # -- what the steps draw
+
+    def _mark(
+        self, kind: str, cell: Sequence[int], colour: str, piece_type: PieceType | None = None
+    ) -> None:
+        point = self.projection.point(cell)
+        if point is not None:
+            self.out.marks.append(Mark(kind, point, colour, piece_type))
+
+    def _casualty(self, cell: Sequence[int], owner: int, pid: int | None) -> None:
+        """The ghost of a piece that left the board, in its owner's colour, shaped as its type
+        (unknown when R6 hides which piece it was)."""
+        try:
+            piece_type = None if pid is None else self.before.piece(pid).type
+        except UnknownPieceError:
+            piece_type = None
+        self._mark("casualty", cell, player_colour(owner), piece_type)
+
+    def _line(self, kind: str, a: Sequence[int], b: Sequence[int], colour: str) -> None:
+        """A move or an attack from cell ``a`` to cell ``b``."""
+        projection = self.projection
+        pa, pb = projection.point(a), projection.point(b)
+        if pb is None:
+            return
+        if projection.view.mode != "universe" and projection.board_of(a) != projection.board_of(b):
+            pa = self._from_another_board(a, b, pb)
+        if pa is not None:
+            self.out.lines.append(Line(kind, np.stack([pa, pb]), colour))
+
+    def _from_another_board(self, a: Sequence[int], b: Sequence[int], pb: FloatArray) -> FloatArray:
+        """Boards: a line from another board (shown or not) starts on the target's board, over
+        its source, with a note of the board it came from."""
+        pa = self.projection.projected(a, b)
+        assert pa is not None
+        axis = self.projection.view.axis_index
+        note = f"from {AXIS_NAMES[axis]}={int(a[axis])}"
+        if np.allclose(pa, pb):  # straight across the boards: come in from the corner
+            pa = pa + np.array([-0.9, -0.9, 0.0])
+        if not any(np.allclose(n.point, pa) and n.text == note for n in self.out.notes):
+            self.out.notes.append(Label(pa, note))
+        return pa
+
+    def _arc(self, a: Sequence[int], b: Sequence[int], colour: str) -> None:
+        """A teleport: an arc over the board from ``a`` to ``b`` (both shown)."""
+        pa, pb = self.projection.point(a), self.projection.point(b)
+        if pa is not None and pb is not None:
+            self.out.lines.append(Line("teleport", _arc(pa, pb), colour))
+
+    def _label(self, cell: Cell, text: str, append: bool = False) -> None:
+        """An outcome beside ``cell`` (``append``: after what is already written there)."""
+        key = (int(cell[0]), int(cell[1]), int(cell[2]))
+        point = self.projection.point(key)
+        if point is None:
+            return
+        labels = self.out.labels
+        self.out.label_cells[key] = point
+        labels[key] = f"{labels[key]}: {text}" if append and key in labels else text
 
 
 def _draw_events(
     events: Sequence[Event],
     before: Game,
-    layout: Layout,
+    projection: Projection,
     fog: int | None,
 ) -> _EventDrawing:
-    """Lines, marks, labels and log lines for a turn's events (the positions walked through the
-    turn, so an attack starts where its attackers stood when it was resolved)."""
-    out = _EventDrawing()
-    board = before.board
-    living = board.living_rows()
-    pos: dict[int, tuple[int, int, int]] = {
-        int(pid): (int(c[0]), int(c[1]), int(c[2]))
-        for pid, c in zip(board.ids[living].tolist(), board.pos[living].tolist(), strict=True)
-    }
-    combat: Combat | None = None
-
-    def piece(pid: int | None) -> Piece | None:
-        return before.piece(pid) if pid is not None and board.row(pid) >= 0 else None
-
-    def mark(kind: str, cell: Sequence[int], colour: str, pid: int | None = None) -> None:
-        point = layout.point(cell)
-        if point is None:
-            return
-        p = piece(pid) if pid is not None else None
-        out.marks.append(Mark(kind, point, colour, None if p is None else p.type))
-
-    def line(kind: str, a: Sequence[int], b: Sequence[int], colour: str) -> None:
-        pa, pb = layout.point(a), layout.point(b)
-        if pb is None:
-            return
-        if kind == "teleport":
-            if pa is not None:
-                out.lines.append(Line(kind, _arc(pa, pb), colour))
-            return
-        if layout.view.mode != "universe" and layout.board_of(a) != layout.board_of(b):
-            # boards: an attack or move from another board (shown or not) is drawn on the
-            # target's board from over its source, with a note of the board it came from
-            pa = layout.projected(a, b)
-            axis = layout.view.axis_index
-            note = f"from {AXIS_NAMES[axis]}={int(a[axis])}"
-            assert pa is not None
-            if np.allclose(pa, pb):  # straight across the boards: come in from the corner
-                pa = pa + np.array([-0.9, -0.9, 0.0])
-            if not any(np.allclose(n.point, pa) and n.text == note for n in out.notes):
-                out.notes.append(Label(pa, note))
-        if pa is None:
-            return
-        out.lines.append(Line(kind, np.stack([pa, pb]), colour))
-
-    def label(cell: Cell, text: str, append: bool = False) -> None:
-        key = (int(cell[0]), int(cell[1]), int(cell[2]))
-        point = layout.point(key)
-        if point is None:
-            return
-        out.label_cells[key] = point
-        out.labels[key] = f"{out.labels[key]}: {text}" if append and key in out.labels else text
-
-    for e in events:
-        if isinstance(e, Moved):
-            out.moves += 1
-            line("move", e.src, e.dst, player_colour(e.player))
-            if max(abs(a - b) for a, b in zip(e.src, e.dst, strict=True)) > 2:
-                out.jumps.add(e.piece)  # through the teleporters (R5): no gliding across
-            pos[e.piece] = e.dst
-        elif isinstance(e, Crushed):  # R6: a move onto an enemy invisible piece
-            mark("crushed", e.cell, DANGER)
-            mark("casualty", e.cell, player_colour(e.victim_owner), e.victim)
-            label(e.cell, "invisible crushed")
-        elif isinstance(e, Combat):  # R8
-            combat = e
-            for pid in e.pieces:
-                if pid in pos:
-                    line("attack", pos[pid], e.cell, player_colour(e.player))
-            verdict = "" if e.success else ": repelled"
-            label(e.cell, f"{e.attack} vs {e.defence}{verdict}")
-        elif isinstance(e, Fate):
-            cell = (
-                combat.cell
-                if combat is not None and combat.target == e.target
-                else pos.get(e.target)
-            )
-            if cell is None:
-                continue
-            if e.outcome is Outcome.DESTROY:
-                mark("destroyed", cell, DANGER)
-                mark("casualty", cell, player_colour(e.target_owner), e.target)
-                short = "destroyed"
-            elif e.outcome is Outcome.TELEPORT and e.landing is None:  # landed out of sight (R6)
-                mark("destroyed", cell, DANGER)
-                mark("casualty", cell, player_colour(e.target_owner), e.target)
-                short = "teleported, destroyed"
-            elif e.outcome is Outcome.TELEPORT:
-                assert e.landing is not None
-                line("teleport", cell, e.landing, player_colour(e.target_owner))
-                out.jumps.add(e.target)
-                short = "teleported"
-                if e.destroyed:
-                    mark("casualty", cell, player_colour(e.target_owner), e.target)
-                    mark("destroyed", e.landing, DANGER)
-                    short += ", destroyed on landing"
-                pos[e.target] = e.landing
-            else:
-                mark("converted", cell, player_colour(e.player))
-                short = "converted"
-            label(cell, short, append=True)
-        elif isinstance(e, Eliminated):
-            for pid in e.taken:
-                if pid in pos and e.by is not None:
-                    mark("converted", pos[pid], player_colour(e.by))
-    out.log = story(events, piece_namer(before, fog))
-    return out
+    """Lines, marks, labels and the caption of a turn's events, as ``fog`` was told of them
+    (``before``: the state when the turn began)."""
+    drawing = _EventPainter(before, projection).draw(events)
+    drawing.log = story(events, piece_namer(before, fog))
+    return drawing
 
 
 def _eliminations(replay: Replay, turn: int) -> dict[int, tuple[int, Eliminated]]:
@@ -534,14 +595,11 @@ def build_scene(
     view = (view if view is not None else View()).check(replay.rules.shape, replay.rules.players)
     if not 0.0 <= progress <= 1.0:
         raise ViewError(f"progress must be between 0 and 1, got {progress!r}")
-    shape = replay.rules.shape
 
     def state(t: int) -> Game:
-        if states is not None and t in states:
-            return states[t]
-        return replay.state_at(t)
+        return states[t] if states is not None and t in states else replay.state_at(t)
 
-    layout = Layout(shape, view)
+    projection = Projection(replay.rules.shape, view)
     out = _eliminations(replay, turn)
     # R6 with fog: a player out of the game sees nothing from the turn it was eliminated on
     # (that turn's events, which it was told of, are still drawn); it did not play on as a
@@ -549,110 +607,131 @@ def build_scene(
     out_at = out[view.fog][0] if view.fog is not None and view.fog in out else None
     now_game = state(turn)
     now = _pieces(now_game, view.fog) if out_at is None else _NO_PIECES
-    before_game = state(turn - 1) if turn > 0 else None
-    drawing = _EventDrawing()
-    if before_game is not None and (out_at is None or turn == out_at):
-        events = replay.events(turn) if view.fog is None else now_game.observe(view.fog).events
-        drawing = _draw_events(events, before_game, layout, view.fog)
-    before = None
-    if before_game is not None and progress < 1.0:
-        blind_before = out_at is not None and turn > out_at
-        before = _NO_PIECES if blind_before else _pieces(before_game, view.fog)
-    glyphs = _glyphs(now, before, layout, progress, drawing.jumps)
-
-    if not view.events:
-        lines: tuple[Line, ...] = ()
-        marks: tuple[Mark, ...] = ()
-        labels: tuple[Label, ...] = ()
-    else:
-        lines = tuple(drawing.lines)
-        marks = tuple(drawing.marks)
-        labels = tuple(Label(drawing.label_cells[k], t) for k, t in drawing.labels.items())
-        labels += tuple(drawing.notes)
-
-    players = replay.rules.players
-    agents = tuple(replay.agents)
-    counts = np.bincount(now.owners, minlength=players) if len(now.owners) else np.zeros(players)
-    result = replay.result
-    entries = []
-    for p in range(players):
-        note = ""
-        if p in out:
-            t, e = out[p]
-            note = f"out at turn {t}" + (" (time)" if e.reason == "timer" else "")
-        elif turn == replay.last_turn and result.winner == p:
-            note = "winner"
-        entries.append(
-            PlayerEntry(
-                player=p,
-                agent=agents[p] if p < len(agents) else "?",
-                colour=player_colour(p),
-                pieces=int(counts[p]),
-                alive=p in now_game.living,
-                note=note,
-                seen=view.fog is not None and view.fog != p,
-            )
-        )
-
-    size = "×".join(str(d) for d in shape)
-    if view.mode == "universe":
-        where = f"whole universe {size} (z up)"
-    elif view.mode == "slice":
-        where = f"board {view.axis} = {view.slice} of {size}"
-    else:
-        where = f"boards {view.axis} = {', '.join(str(b) for b in view.boards)} of {size}"
-    if view.fog is None:
-        seen = "the truth (invisible pieces see-through)"
-    else:
-        agent = agents[view.fog] if view.fog < len(agents) else "?"
-        seen = (
-            f"as P{view.fog} ({agent}) sees it: enemy invisible pieces hidden, traits unknown (R6)"
-        )
-    notice = ""
-    if out_at is not None and view.fog is not None:
-        notice = f"P{view.fog} was eliminated at turn {out_at}: it sees nothing from then on"
-        seen = f"as P{view.fog} ({agents[view.fog]}) sees it: nothing, out since turn {out_at}"
-    title = f"AntipoliX · turn {turn} of {replay.last_turn}"
-    if turn == replay.last_turn:
-        winner = result.winner
-        title += " · " + (
-            f"P{winner} ({agents[winner]}) wins, {result.reason.value}"
-            if winner is not None
-            else f"draw, {result.reason.value}"
-        )
-    log = drawing.log if view.events else []
-    if len(log) > MAX_LOG:
-        log = [*log[: MAX_LOG - 1], f"… and {len(log) - MAX_LOG + 1} more"]
+    drawing, before = _EventDrawing(), None
+    if turn > 0:
+        before_game = state(turn - 1)
+        if out_at is None or turn == out_at:
+            events = replay.events(turn) if view.fog is None else now_game.observe(view.fog).events
+            drawing = _draw_events(events, before_game, projection, view.fog)
+        if progress < 1.0:
+            blind_before = out_at is not None and turn > out_at
+            before = _NO_PIECES if blind_before else _pieces(before_game, view.fog)
+    shown = drawing if view.events else _EventDrawing()
+    seen, notice = _seen(replay.agents, view.fog, out_at)
     return Scene(
-        shape=shape,
+        shape=replay.rules.shape,
         turn=turn,
         last_turn=replay.last_turn,
         view=view,
         progress=progress,
-        glyphs=glyphs,
-        lines=lines,
-        marks=marks,
-        labels=labels,
-        boards=layout.boards,
-        players=tuple(entries),
-        title=title,
-        subtitle=f"{where} · {seen}",
-        log=tuple(log),
-        bounds=layout.bounds,
-        agents=agents,
+        glyphs=_glyphs(now, before, projection, progress, drawing.jumps),
+        lines=tuple(shown.lines),
+        marks=tuple(shown.marks),
+        labels=shown.all_labels(),
+        panels=projection.panels,
+        players=_legend(replay, turn, view, now, now_game.living, out),
+        title=_title(replay, turn),
+        subtitle=f"{_where(replay.rules.shape, view)} · {seen}",
+        log=_caption(shown.log),
+        bounds=projection.bounds,
+        agents=tuple(replay.agents),
         notice=notice,
     )
 
 
+# -- the words around the picture --------------------------------------------------------------
+
+
+def _legend(
+    replay: Replay,
+    turn: int,
+    view: View,
+    now: _Pieces,
+    living: Sequence[int],
+    out: Mapping[int, tuple[int, Eliminated]],
+) -> tuple[PlayerEntry, ...]:
+    """One entry per player: its agent, colour, pieces shown, and whether it is out or won."""
+    players = replay.rules.players
+    agents = tuple(replay.agents)
+    counts = np.bincount(now.owners, minlength=players) if len(now.owners) else np.zeros(players)
+    return tuple(
+        PlayerEntry(
+            player=p,
+            agent=agents[p] if p < len(agents) else "?",
+            colour=player_colour(p),
+            pieces=int(counts[p]),
+            alive=p in living,
+            note=_player_note(replay, turn, p, out),
+            seen=view.fog is not None and view.fog != p,
+        )
+        for p in range(players)
+    )
+
+
+def _player_note(
+    replay: Replay, turn: int, player: int, out: Mapping[int, tuple[int, Eliminated]]
+) -> str:
+    """``out at turn 120`` (`` (time)`` when its timer ran out, R7), ``winner`` or nothing."""
+    if player in out:
+        t, e = out[player]
+        return f"out at turn {t}" + (" (time)" if e.reason is Elimination.TIMER else "")
+    if turn == replay.last_turn and replay.result.winner == player:
+        return "winner"
+    return ""
+
+
+def _title(replay: Replay, turn: int) -> str:
+    """``AntipoliX · turn 26 of 234``, with the result on the last turn."""
+    title = f"AntipoliX · turn {turn} of {replay.last_turn}"
+    if turn != replay.last_turn:
+        return title
+    result = replay.result
+    winner = result.winner
+    if winner is None:
+        return f"{title} · draw, {result.reason.value}"
+    return f"{title} · P{winner} ({replay.agents[winner]}) wins, {result.reason.value}"
+
+
+def _where(shape: tuple[int, int, int], view: View) -> str:
+    """What part of the universe is shown (the first half of the subtitle)."""
+    size = "×".join(str(d) for d in shape)
+    if view.mode == "universe":
+        return f"whole universe {size} (z up)"
+    if view.mode == "slice":
+        return f"board {view.axis} = {view.slice} of {size}"
+    return f"boards {view.axis} = {', '.join(str(b) for b in view.boards)} of {size}"
+
+
+def _seen(agents: Sequence[str], fog: int | None, out_at: int | None) -> tuple[str, str]:
+    """Whose view is shown (the second half of the subtitle), and the notice drawn across the
+    board when that player is out of the game (R6: it sees nothing from then on)."""
+    if fog is None:
+        return "the truth (invisible pieces see-through)", ""
+    if out_at is not None:
+        return (
+            f"as P{fog} ({agents[fog]}) sees it: nothing, out since turn {out_at}",
+            f"P{fog} was eliminated at turn {out_at}: it sees nothing from then on",
+        )
+    agent = agents[fog] if fog < len(agents) else "?"
+    return f"as P{fog} ({agent}) sees it: enemy invisible pieces hidden, traits unknown (R6)", ""
+
+
+def _caption(log: Sequence[str]) -> tuple[str, ...]:
+    """The turn's story, cut to :data:`MAX_LOG` lines (the rest: ``… and 3 more``)."""
+    if len(log) > MAX_LOG:
+        return (*log[: MAX_LOG - 1], f"… and {len(log) - MAX_LOG + 1} more")
+    return tuple(log)
+
+
 __all__ = [
     "UNKNOWN_TRAIT",
-    "Board",
     "Glyphs",
     "Label",
-    "Layout",
     "Line",
     "Mark",
+    "Panel",
     "PlayerEntry",
+    "Projection",
     "Scene",
     "build_scene",
     "check_turn",

@@ -52,11 +52,6 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
-def plugin_commands() -> set[str]:
-    """Names of the commands other packages register (``antipolix.commands`` entry points)."""
-    return {entry.name for entry in entry_points(group="antipolix.commands")}
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:

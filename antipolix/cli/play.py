@@ -7,6 +7,7 @@ import argparse
 import hashlib
 import sys
 from collections.abc import Mapping, Sequence
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from antipolix.game import Game, TurnReport
 from antipolix.log import describe, piece_namer, summary_lines
 from antipolix.pieces import Piece
 from antipolix.play import play_game
-from antipolix.replay import Replay, ReplayWriter
+from antipolix.replay import Replay, ReplayWriter, load_replay
 from antipolix.rules import Rules
 from antipolix.runner import check_out, simulate
 from antipolix.watch import Hooks, PlayedGame, Watcher
@@ -36,6 +37,7 @@ DEMO_SEED = 7
 DEMO_REPLAY = Path("out/demo.apx.json.gz")
 DEMO_BATCH = 200  # games of the demo batch: 4 players on a 6×12×12 board, seats shuffled
 DEMO_BATCH_RULES = ["shape=6,12,12", "max_turns=500"]
+PICTURES = "antipolix.pictures"  # entry points of picture writers (viz registers ``png``)
 
 
 def register(sub: Any) -> None:
@@ -216,17 +218,25 @@ def battle_turn(replay: Replay) -> tuple[int, int, int]:
 
 
 def render_battle_turn(replay: Path, png: Path) -> int:
-    """Draw the game's busiest turn (:func:`battle_turn`) with the ``view`` command, which the
-    viewer package registers (antipolix itself never imports it)."""
-    from antipolix.cli import main, plugin_commands
-    from antipolix.replay import load_replay
-
-    if "view" not in plugin_commands():
+    """Draw the game's busiest turn (:func:`battle_turn`) into ``png`` with the picture writer
+    another package registers (``png`` in the :data:`PICTURES` entry-point group: ``viz``'s,
+    called as ``save(replay, turn, path)`` and returning the path written), so antipolix never
+    imports the viewer by name."""
+    entry = next((e for e in entry_points(group=PICTURES) if e.name == "png"), None)
+    if entry is None:
         print("antipolix: error: the view command is not installed (package viz)", file=sys.stderr)
         return 2
-    turn, attacks, alive = battle_turn(load_replay(replay))
+    try:
+        save = entry.load()
+    except ImportError as exc:  # a broken plug-in: one line, as for its commands
+        print(f"antipolix: error: the picture writer is unavailable: {exc}", file=sys.stderr)
+        return 2
+    recorded = load_replay(replay)
+    turn, attacks, alive = battle_turn(recorded)
     print(
         f"picture: turn {turn}, the height of the battle ({attacks} attack"
         f"{'s' if attacks != 1 else ''}, {alive} players in play)"
     )
-    return main(["view", str(replay), "--png", str(png), "--turn", str(turn)])
+    path = save(recorded, turn, png)
+    print(f"wrote {path} (turn {turn} of {recorded.last_turn})")
+    return 0

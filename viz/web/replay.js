@@ -103,7 +103,7 @@
       speed: 4,
     };
 
-    // -- where cells go (viz.scene.Layout) --------------------------------------------------------
+    // -- where cells go (viz.scene.Projection) ----------------------------------------------------
 
     function shown() {
       if (S.mode === "universe") return [];
