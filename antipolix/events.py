@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from antipolix.combat import Outcome
 from antipolix.end import GameResult
@@ -46,8 +46,15 @@ def _plain(value: Any) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class Event:
+    """Base of the events. ``TOLD`` names the fields that hold the players told of an event
+    (None: everyone)."""
+
+    TOLD: ClassVar[tuple[str, ...] | None] = None
+
     def audience(self) -> frozenset[int] | None:
-        return None
+        if self.TOLD is None:
+            return None
+        return frozenset(getattr(self, name) for name in self.TOLD)
 
     def redacted(self, hidden: Callable[[int], bool]) -> Event:
         """The event as a player is told it: what ``hidden`` (identifier → hidden from that
@@ -67,8 +74,7 @@ class Received(Event):
     player: int
     at: float
 
-    def audience(self) -> frozenset[int] | None:
-        return frozenset((self.player,))
+    TOLD = ("player",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +85,7 @@ class Rejected(Event):
     order: Order
     reason: str
 
-    def audience(self) -> frozenset[int] | None:
-        return frozenset((self.player,))
+    TOLD = ("player",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +96,7 @@ class Discarded(Event):
     order: Order
     reason: str
 
-    def audience(self) -> frozenset[int] | None:
-        return frozenset((self.player,))
+    TOLD = ("player",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +108,7 @@ class Moved(Event):
     src: Cell
     dst: Cell
 
-    def audience(self) -> frozenset[int] | None:
-        return frozenset((self.player,))
+    TOLD = ("player",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +126,7 @@ class Crushed(Event):
     victim_owner: int
     cell: Cell
 
-    def audience(self) -> frozenset[int] | None:
-        return frozenset((self.player, self.victim_owner))
+    TOLD = ("player", "victim_owner")
 
     def redacted(self, hidden: Callable[[int], bool]) -> Event:
         piece = None if self.piece is None or hidden(self.piece) else self.piece
@@ -157,8 +159,7 @@ class Combat(Event):
             dropped=tuple(d for d in self.dropped if not hidden(d[0])),
         )
 
-    def audience(self) -> frozenset[int] | None:
-        return frozenset((self.player, self.target_owner))
+    TOLD = ("player", "target_owner")
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,8 +181,7 @@ class Fate(Event):
     destroyed: bool
     landed_on: int | None = None
 
-    def audience(self) -> frozenset[int] | None:
-        return frozenset((self.player, self.target_owner))
+    TOLD = ("player", "target_owner")
 
     def redacted(self, hidden: Callable[[int], bool]) -> Event:
         if self.landed_on is None or not hidden(self.landed_on):
@@ -233,8 +233,7 @@ class Undelivered(Event):
     to: int | None
     reason: str
 
-    def audience(self) -> frozenset[int] | None:
-        return frozenset((self.sender,))
+    TOLD = ("sender",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,8 +252,7 @@ class TimerChanged(Event):
     before: float
     after: float
 
-    def audience(self) -> frozenset[int] | None:
-        return frozenset((self.player,))
+    TOLD = ("player",)
 
 
 @dataclass(frozen=True, slots=True)
