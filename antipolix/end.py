@@ -13,6 +13,9 @@ class EndReason(enum.Enum):
     TURN_LIMIT = "turn limit"  # max_turns reached: draw
 
 
+REASONS: tuple[EndReason, ...] = tuple(EndReason)  # the compiled core's codes: index → reason
+
+
 @dataclass(frozen=True, slots=True)
 class GameResult:
     winner: int | None  # None for a draw

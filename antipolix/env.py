@@ -176,7 +176,8 @@ SCALARS = ("turn", "turns_left", "timer", "received_at")
 _COL = {name: i for i, name in enumerate(EVENT_COLUMNS)}
 _EVENT_EMPTY = np.array(
     [
-        -1 if name in ("z", "y", "x", "attack", "defence", "victim", "by") or "landing" in name
+        -1
+        if name in ("z", "y", "x", "attack", "defence", "victim", "by") or "landing" in name
         else 0
         for name in EVENT_COLUMNS
     ],
@@ -243,9 +244,7 @@ def piece_bound(rules: Rules) -> int:
     zones = rules.home_zones
     room = max(z.volume for z in zones) if zones is not None else cells
     chief = min(rules.piece_cost(k, Trait.CHIEF) for k in PieceType)
-    other = min(
-        rules.piece_cost(k, t) for k in PieceType for t in Trait if t is not Trait.CHIEF
-    )
+    other = min(rules.piece_cost(k, t) for k in PieceType for t in Trait if t is not Trait.CHIEF)
     per_seat = room if other == 0 else min(room, 1 + (rules.army_budget - chief) // other)
     return max(1, min(cells, rules.players * per_seat))
 
@@ -803,9 +802,7 @@ class AntipolixEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo ships no ty
             "scalars": scalars,
         }
 
-    def _events(
-        self, seat: int, told: Sequence[Event]
-    ) -> tuple[npt.NDArray[np.int32], float]:
+    def _events(self, seat: int, told: Sequence[Event]) -> tuple[npt.NDArray[np.int32], float]:
         """The last turn's events as the seat was told them (R6), one row per relative seat."""
         n = self.rules.players
         table = np.tile(_EVENT_EMPTY, (n, 1))
@@ -863,9 +860,19 @@ class AntipolixEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo ships no ty
         power = self.slots * max(1, max(int(s) for s in rules.strength_table))
         event_high = np.array(
             [
-                {"z": big, "y": big, "x": big, "attack": power, "defence": power,
-                 "outcome": 3, "victim": n - 1, "reason": 3, "by": n - 1}.get(name, 1)
-                if "landing" not in name else big
+                {
+                    "z": big,
+                    "y": big,
+                    "x": big,
+                    "attack": power,
+                    "defence": power,
+                    "outcome": 3,
+                    "victim": n - 1,
+                    "reason": 3,
+                    "by": n - 1,
+                }.get(name, 1)
+                if "landing" not in name
+                else big
                 for name in EVENT_COLUMNS
             ],
             dtype=np.int32,
@@ -875,9 +882,7 @@ class AntipolixEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo ships no ty
                 "observation": spaces.Dict(
                     {
                         "board": spaces.Box(0, board_high, dtype=np.int8),
-                        "own": spaces.Box(
-                            0, np.tile(own_high, (self.slots, 1)), dtype=np.int32
-                        ),
+                        "own": spaces.Box(0, np.tile(own_high, (self.slots, 1)), dtype=np.int32),
                         "enemies": spaces.Box(
                             0, np.tile(enemy_high, (self.slots, 1)), dtype=np.int32
                         ),

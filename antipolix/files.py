@@ -62,7 +62,6 @@ def compare_studies(
     return tuple(_difference(k, old.get(k), new.get(k)) for k in changed)
 
 
-
 def _difference(key: str, was: Any, now: Any) -> str:
     if isinstance(was, (dict, list)) or isinstance(now, (dict, list)):
         return f"{key} differ"

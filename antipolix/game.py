@@ -1,5 +1,9 @@
 """The game: placement (R3), then turns (R4, R7) until the end (R10).
 
+:class:`Game` is the Python face of the compiled core: it checks what it is given and names what
+is wrong, runs the kernels (:mod:`antipolix.placement`, :mod:`antipolix.turn`) on the game's
+arrays (:mod:`antipolix.state`), and returns events as objects (:mod:`antipolix.events`).
+
 >>> from antipolix import Rules, Game, PieceType, Trait, Move, Pass
 >>> game = Game(Rules(shape=(2, 6, 6), players=2, zones=False), seed=7)
 >>> a = game.place(0, PieceType.ARMY, Trait.CHIEF, (0, 0, 0))
@@ -19,16 +23,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from antipolix import journal, turn
 from antipolix.armies import Zone
 from antipolix.checks import is_int, is_plain_number
-from antipolix.combat import (
-    Outcome,
-    attack_power,
-    defence_power,
-    draw_outcome,
-    outcome_distribution,
-)
-from antipolix.end import EndReason, GameResult
+from antipolix.combat import attack_power_k, defence_at
+from antipolix.end import REASONS, GameResult
 from antipolix.errors import (
     AntipolixError,
     ChiefError,
@@ -46,47 +45,42 @@ from antipolix.errors import (
     UnknownPieceError,
     ZoneFullError,
 )
-from antipolix.events import (
-    Combat,
-    Commanded,
-    Crushed,
-    Discarded,
-    Eliminated,
-    Elimination,
-    Event,
-    Fate,
-    GameOver,
-    Moved,
-    Received,
-    Rejected,
-    Sent,
-    TimerChanged,
-    Undelivered,
-)
+from antipolix.events import Event
 from antipolix.ids import PieceNames
-from antipolix.messages import Command, Delivered, Message, contacts
+from antipolix.messages import Command, Delivered, Message
 from antipolix.messages import normalise as normalise_message
-from antipolix.observation import Observation, observe_pieces
+from antipolix.observation import Observation, observe_k
 from antipolix.orders import Attack, Move, Order
 from antipolix.orders import normalise as normalise_order
-from antipolix.pieces import CHIEF as _CHIEF
-from antipolix.pieces import FORTRESS as _FORTRESS
 from antipolix.pieces import INVISIBLE as _INVISIBLE
 from antipolix.pieces import ArmyItem, Piece, PieceType, Trait
-from antipolix.reach import Network, reach_cells, reaches
+from antipolix.placement import free_cell, free_cells, put
 from antipolix.rules import Rules
-from antipolix.state import ALL_OWNERS, Board
-from antipolix.timers import Clock, reception_order
-from antipolix.world import Cell, as_cell, indices
+from antipolix.state import (
+    N_ELIM,
+    PHASE,
+    REASON,
+    SEAT,
+    TURN,
+    WINNER,
+    Arrays,
+    Board,
+    grown,
+    new_arrays,
+)
+from antipolix.turn import Submissions
+from antipolix.world import Cell, as_cell
 
 SeedLike = int | np.random.SeedSequence | None
-DRAWN_THINK_MEAN = 1.0  # R7, think_times="drawn": seconds, the mean of the exponential draw
 
 
 class Phase(enum.Enum):
     PLACEMENT = "placement"
     PLAY = "play"
     OVER = "over"
+
+
+PHASES = (Phase.PLACEMENT, Phase.PLAY, Phase.OVER)  # by the core's code (antipolix.state.PHASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +110,35 @@ def _think_time(player: int, t: object) -> float:
     return float(t)
 
 
+def game_arrays(
+    rules: Rules, seed: np.random.SeedSequence, pieces: int, teleporters: int
+) -> Arrays:
+    """The empty state of a game of ``rules`` whose identifiers are keyed by ``seed`` (R6), with
+    room for ``pieces`` pieces of which ``teleporters`` teleporters."""
+    p, n, m = rules.shape
+    keys = PieceNames.from_seed(seed, p * n * m).key_array
+    arrays = new_arrays(rules.shape, rules.players, pieces, teleporters, keys)
+    arrays.living[:] = True
+    return arrays
+
+
+def generators(
+    rules: Rules, seed: np.random.SeedSequence
+) -> tuple[
+    np.random.Generator, np.random.Generator, list[np.random.SeedSequence], np.random.SeedSequence
+]:
+    """R12: what a game's seed spawns, in this order: the engine's generator, the placement's,
+    one seed per seat for agents, and the key of the piece identifiers."""
+    engine, placement, *agents = seed.spawn(2 + rules.players)
+    (names,) = seed.spawn(1)
+    return (
+        np.random.Generator(np.random.PCG64(engine)),
+        np.random.Generator(np.random.PCG64(placement)),
+        agents,
+        names,
+    )
+
+
 class Game:
     """One game of AntipoliX under ``rules``; every random choice comes from ``seed`` (R12).
 
@@ -132,30 +155,14 @@ class Game:
             raise RulesError(f"rules must be a Rules, got {type(rules).__name__}")
         self.rules = rules
         self.seed = _seed_sequence(seed)
-        engine, placement, *agents = self.seed.spawn(2 + rules.players)
-        (names,) = self.seed.spawn(1)
-        self._rng = np.random.Generator(np.random.PCG64(engine))
-        self._placement_rng = np.random.Generator(np.random.PCG64(placement))
-        self._agent_seeds = agents
-        p, n, m = rules.shape
-        self.board = Board(
-            rules.shape, rules.players, rules.teleport_field, PieceNames.from_seed(names, p * n * m)
-        )
-        self._strength = rules.strength_table
-        self._move_field = rules.move_table
-        self._outcomes = outcome_distribution(rules)
-        self.phase = Phase.PLACEMENT
-        self._spent = [0] * rules.players
-        self._seat = 0
-        self.turn = 0
-        self._living: list[int] = list(range(rules.players))
-        self._clock: Clock | None = None
-        self._nul: set[int] = set()
+        self._rng, self._placement_rng, self._agent_seeds, names = generators(rules, self.seed)
+        self._tables = rules.tables
+        self.board = Board(rules.shape, game_arrays(rules, names, 16, 4))
+        self._teleporters = 0
         self._inbox: dict[int, list[Delivered]] = {p: [] for p in range(rules.players)}
         # the last turn's events with their audiences (None: everyone), worked out once a turn
         self._last_events: tuple[tuple[frozenset[int] | None, Event], ...] = ()
-        self._eliminated: list[int] = []
-        self.result: GameResult | None = None
+        self._result: GameResult | None = None
 
     def __repr__(self) -> str:
         return (
@@ -166,17 +173,48 @@ class Game:
     # -- queries ---------------------------------------------------------------------------------
 
     @property
+    def arrays(self) -> Arrays:
+        """The game's state as the compiled core holds it (:mod:`antipolix.state`)."""
+        return self.board.arrays
+
+    @property
+    def phase(self) -> Phase:
+        return PHASES[int(self.arrays.meta[PHASE])]
+
+    @property
+    def turn(self) -> int:
+        """Turns played so far."""
+        return int(self.arrays.meta[TURN])
+
+    @property
+    def result(self) -> GameResult | None:
+        """The result once the game is over (R10), else None."""
+        if self._result is None and self.phase is Phase.OVER:
+            meta = self.arrays.meta
+            winner = int(meta[WINNER])
+            self._result = GameResult(
+                None if winner < 0 else winner,
+                REASONS[int(meta[REASON])],
+                self.turn,
+                self.elimination_order,
+            )
+        return self._result
+
+    @property
     def living(self) -> tuple[int, ...]:
-        return tuple(self._living)
+        return tuple(np.flatnonzero(self.arrays.living).tolist())
 
     @property
     def timers(self) -> dict[int, float]:
-        """R7: seconds left per living player ({} with timers off)."""
-        return dict(self._clock.timers) if self._clock is not None else {}
+        """R7: seconds left per living player ({} with timers off, or before play)."""
+        if not self.rules.timers or self.phase is Phase.PLACEMENT:
+            return {}
+        return {p: float(self.arrays.timers[p]) for p in self.living}
 
     @property
     def elimination_order(self) -> tuple[int, ...]:
-        return tuple(self._eliminated)
+        a = self.arrays
+        return tuple(a.elim[: a.meta[N_ELIM]].tolist())
 
     def agent_seed(self, player: int) -> np.random.SeedSequence:
         """R12: the seed spawned for the agent in seat ``player``."""
@@ -207,7 +245,7 @@ class Game:
     def reach(self, pid: int) -> set[Cell]:
         """R5: cells piece ``pid`` reaches now, occupancy ignored (its own cell excluded)."""
         row = self._living_row(pid)
-        flat = reach_cells(self.rules.shape, self.board.cell(row), self._field(row), self._net(row))
+        flat = turn.reach_of(self.arrays, self._tables, row)
         z, y, x = np.unravel_index(flat, self.rules.shape)
         return set(zip(z.tolist(), y.tolist(), x.tolist(), strict=True))
 
@@ -215,52 +253,59 @@ class Game:
         """R5: does piece ``pid`` reach ``cell`` now (occupancy ignored)?"""
         row = self._living_row(pid)
         target = as_cell(self.rules.shape, cell)
-        return self._reaches(row, target)
+        return bool(turn.reaches(self.arrays, self._tables, row, self._flat(target)))
 
     def attack_power(self, pieces: Sequence[int]) -> int:
         """R8: summed strength of the listed pieces that can attack (living, not fortresses)."""
-        rows = [self._row(p) for p in pieces]
-        return attack_power(self.board, self._strength, rows)
+        rows = np.unique(np.array([self._row(p) for p in pieces], dtype=np.int64))
+        return int(attack_power_k(self.arrays, self._tables, rows))
 
     def defence_power(self, cell: Cell) -> int:
         """R8: defence of the piece on ``cell`` (its strength and its neighbours')."""
         target = as_cell(self.rules.shape, cell)
-        if self.board.at(target) < 0:
+        row = self.board.at(target)
+        if row < 0:
             raise EmptyCellError(f"no piece on {target}: nothing to defend")
-        return defence_power(self.board, self._strength, target, self.rules.defence_counts)
+        return int(defence_at(self.arrays, self._tables, row))
 
     def is_legal(self, player: int, order: Order) -> bool:
         """Would ``order`` by ``player`` be accepted if it were resolved now (R4)?"""
-        if self.phase is not Phase.PLAY or player not in self._living:
+        if self.phase is not Phase.PLAY or player not in self.living:
             return False
         try:
             order = normalise_order(player, order, self.board)
         except AntipolixError:
             return False
+        a, t = self.arrays, self._tables
         if isinstance(order, Move):
-            return self._move_problem(player, order) is None
+            return turn.move_problem(a, t, player, order.piece, self._flat(order.cell))[0] < 0
         if isinstance(order, Attack):
-            return self._attack_problem(player, order) is None and bool(
-                self._split_attackers(player, order)[0]
+            at = self._flat(order.cell)
+            return turn.attack_problem(a, player, at) < 0 and any(
+                turn.dropped(a, t, player, pid, at)[0] < 0 for pid in order.pieces
             )
         return True
 
     def observe(self, player: int) -> Observation:
         """R6, R12: what ``player`` may know now."""
         player = self._player(player)
-        ids, owners, types, traits, cells = observe_pieces(self.board, player)
+        a = self.arrays
+        ids, owners, types, traits, cells = observe_k(a, player)
         board = self.board
 
         def hidden(pid: int) -> bool:  # another player's invisible piece (R6)
             row = board.row(pid)
             return bool(board.trait[row] == _INVISIBLE and board.owner[row] != player)
 
+        timer = None
+        if self.rules.timers and self.phase is not Phase.PLACEMENT:
+            timer = float(a.timers[player]) if a.living[player] else 0.0
         return Observation(
             player=player,
             turn=self.turn,
-            timer=self._clock.timers.get(player, 0.0) if self._clock is not None else None,
+            timer=timer,
             living=self.living,
-            nul=tuple(sorted(self._nul)),
+            nul=tuple(np.flatnonzero(a.nul).tolist()),
             messages=tuple(self._inbox[player]),
             events=tuple(
                 e.redacted(hidden) for who, e in self._last_events if who is None or player in who
@@ -285,15 +330,18 @@ class Game:
         """
         player, kind, trait = self._check_placement(player, kind, trait, 1 if cell is None else 0)
         cost = self.rules.piece_cost(kind, trait)
-        if self._spent[player] + cost > self.rules.army_budget:
+        spent = int(self.arrays.spent[player])
+        if spent + cost > self.rules.army_budget:
             raise OverBudgetError(
                 f"player {player}: a {kind.name.lower()} ({trait.name.lower()}) costs {cost}; "
-                f"{self._spent[player]} of the budget of {self.rules.army_budget} is spent (R3)"
+                f"{spent} of the budget of {self.rules.army_budget} is spent (R3)"
             )
         if trait is Trait.CHIEF and self.board.chief[player] >= 0:
             raise ChiefError(f"player {player} already has a chief (R2: exactly one)")
-        target = self._free_cell(player) if cell is None else self._check_cell(player, cell)
-        return self._put(player, kind, trait, target, cost)
+        target = (
+            self._free_cell(player) if cell is None else self._flat(self._check_cell(player, cell))
+        )
+        return self._put(player, kind, trait, target)
 
     def place_army(
         self,
@@ -316,7 +364,7 @@ class Game:
         player, _, _ = self._check_placement(
             player, PieceType.ARMY, Trait.NONE, len(items) if cells is None else 0
         )
-        if self._spent[player]:
+        if self.arrays.spent[player]:
             raise PlacementError(
                 f"player {player} has already placed pieces; place_army places a whole army"
             )
@@ -328,27 +376,26 @@ class Game:
             if len(set(targets)) != len(targets):
                 raise OccupiedCellError(f"player {player}: two pieces given the same cell")
             return [
-                self._put(player, k, t, c, self.rules.piece_cost(k, t))
+                self._put(player, k, t, self._flat(c))
                 for (k, t), c in zip(items, targets, strict=True)
             ]
-        return [
-            self._put(player, k, t, self._free_cell(player), self.rules.piece_cost(k, t))
-            for k, t in items
-        ]
+        return [self._put(player, k, t, self._free_cell(player)) for k, t in items]
 
     def start(self) -> None:
         """Check every army (one chief, within budget, R3) and begin play."""
         if self.phase is not Phase.PLACEMENT:
             raise PhaseError("the game has already started")
+        board = self.board
         for player in range(self.rules.players):
             army = [
-                (PieceType(int(self.board.kind[p])), Trait(int(self.board.trait[p])))
-                for p in self.board.pieces_of(player)
+                (PieceType(int(board.kind[p])), Trait(int(board.trait[p])))
+                for p in board.pieces_of(player)
             ]
             self.rules.check_army(player, army)
+        a = self.arrays
         if self.rules.timers:
-            self._clock = Clock({p: self.rules.initial_timer for p in self._living})
-        self.phase = Phase.PLAY
+            a.timers[:] = self.rules.initial_timer
+        a.meta[PHASE] = turn.PLAYING
 
     # -- play (R4, R7) -----------------------------------------------------------------------------
 
@@ -371,159 +418,55 @@ class Game:
         if self.phase is Phase.OVER:
             raise PhaseError(f"the game is over ({self.result})")
         normal, times, mail = self._check_turn(orders, think_times, messages)
-        self.turn += 1
-        events: list[Event] = []
+        submitted = self._submissions(normal, times, mail)
+        log = journal.journal_for(
+            self.rules.players, self.board.count, len(submitted.listed), len(submitted.mail)
+        )
+        schedule = turn.play_turn_k(self.arrays, self._tables, self._rng, submitted, log)
+        events = journal.decode(log, self.rules.shape, normal, mail, lambda: self.result)
         for box in self._inbox.values():
             box.clear()
-        touching = (
-            contacts(self.board)
-            if any(isinstance(m, Message) and m.to is not None for ms in mail.values() for m in ms)
-            else set()
-        )
-        before = dict(self._clock.timers) if self._clock is not None else {}
-        if self._clock is not None:
-            self._clock.begin_turn()
-        if self.rules.think_times == "drawn":  # R7: no agent gains by claiming to think fast
-            times = {p: float(self._rng.exponential(DRAWN_THINK_MEAN)) for p in sorted(times)}
-        schedule = reception_order(times, self._rng)
-        for player, at in schedule:
-            self._receive(player, at, normal[player], mail.get(player, ()), touching, events)
-        if self._clock is not None:
-            events.extend(
-                TimerChanged(p, before[p], self._clock.timers[p]) for p in self._clock.timers
-            )
-        if self.result is None and self.turn >= self.rules.max_turns:
-            self._finish(None, EndReason.TURN_LIMIT)
-        if self.result is not None:  # the game ended this turn: GameOver closes the report
-            events.append(GameOver(self.result))
+        for sender, index, to in journal.recipients(log):
+            item = mail[sender][index]
+            assert isinstance(item, Message)
+            for p in to:
+                self._inbox[p].append(Delivered(self.turn, sender, item.text, item.to))
         self._last_events = tuple((e.audience(), e) for e in events)
-        return TurnReport(self.turn, tuple(p for p, _ in schedule), tuple(events), self.result)
+        return TurnReport(self.turn, tuple(schedule.tolist()), tuple(events), self.result)
 
-    def _receive(
+    def _submissions(
         self,
-        player: int,
-        at: float,
-        order: Order,
-        mail: Sequence[Message | Command],
-        touching: set[tuple[int, int]],
-        events: list[Event],
-    ) -> None:
-        """R7: ``player``'s submission arrives at ``at`` seconds: the clocks run to then (timers
-        may expire first), then its messages (R9) and its order (R4) are handled."""
-        if self.result is None and self._clock is not None:
-            self._run_clock(at, events)
-        if self.result is not None:
-            events.append(Discarded(player, order, "the game is over"))
-            return
-        if player not in self._living:
-            events.append(Discarded(player, order, "eliminated before the order arrived"))
-            return
-        events.append(Received(player, at))
-        if self._clock is not None:
-            self._clock.arrive(player)
-        for item in mail:
-            self._handle_message(player, item, touching, events, at)
-            if player not in self._living or self.result is not None:
-                break
-        if player not in self._living:
-            events.append(Discarded(player, order, "the player quit"))
-        elif self.result is not None:
-            events.append(Discarded(player, order, "the game is over"))
-        else:
-            self._resolve(player, order, events, at)
-
-    # -- internals: checks -------------------------------------------------------------------------
-
-    def _player(self, player: object) -> int:
-        try:
-            p = operator.index(player)  # type: ignore[arg-type]
-        except TypeError:
-            raise AntipolixError(f"player {player!r} is not an integer seat") from None
-        if not 0 <= p < self.rules.players:
-            raise AntipolixError(
-                f"there is no player {p} (players are 0..{self.rules.players - 1})"
-            )
-        return p
-
-    def _row(self, pid: object) -> int:
-        """The row of the piece with identifier ``pid`` (the truth API: any piece of the game)."""
-        try:
-            p = operator.index(pid)  # type: ignore[arg-type]
-        except TypeError:
-            raise UnknownPieceError(f"piece id {pid!r} is not an integer") from None
-        row = self.board.row(p)
-        if row < 0:
-            raise UnknownPieceError(f"there is no piece {p}")
-        return row
-
-    def _living_row(self, pid: object) -> int:
-        row = self._row(pid)
-        if not self.board.alive[row]:
-            raise UnknownPieceError(f"piece {self.board.ids[row]} no longer exists (destroyed)")
-        return row
-
-    def _check_placement(
-        self, player: object, kind: object, trait: object, count: int
-    ) -> tuple[int, PieceType, Trait]:
-        if self.phase is not Phase.PLACEMENT:
-            raise PhaseError("placement is over: the game has started")
-        p = self._player(player)
-        if p < self._seat:
-            raise PlacementError(
-                f"player {p} cannot place now: player {self._seat} has begun placing "
-                "and placement goes in seat order (R3)"
-            )
-        try:
-            k, t = PieceType(kind), Trait(trait)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            raise PlacementError(
-                f"player {p}: unknown piece type or trait {kind!r}, {trait!r}"
-            ) from None
-        if self.rules.zones:
-            zone = self.zone(p)
-            assert zone is not None
-            free = int(np.count_nonzero(self.board.grid[zone.slices()] < 0))
-        else:
-            free = int(np.count_nonzero(self.board.grid < 0))
-        if count > free:
-            where = "its zone" if self.rules.zones else "the board"
-            raise ZoneFullError(
-                f"player {p}: {count} pieces to place but {free} free cells in {where}"
-            )
-        return p, k, t
-
-    def _check_cell(self, player: int, cell: object) -> Cell:
-        target = as_cell(self.rules.shape, cell, f"player {player}: placement cell")
-        occupant = self.board.at(target)
-        if occupant >= 0:
-            raise OccupiedCellError(
-                f"player {player}: cell {target} already holds piece {self.board.ids[occupant]}"
-            )
-        zone = self.zone(player)
-        if zone is not None and target not in zone:
-            raise OutsideZoneError(
-                f"player {player}: cell {target} is outside its home zone "
-                f"{zone.lo}..{tuple(h - 1 for h in zone.hi)} (R3)"
-            )
-        return target
-
-    def _free_cell(self, player: int) -> Cell:
-        zone = self.zone(player)
-        if zone is None:
-            free = indices(self.board.grid.ravel() < 0)
-            flat = int(free[self._placement_rng.integers(len(free))])
-            z, y, x = np.unravel_index(flat, self.rules.shape)
-            return (int(z), int(y), int(x))
-        sub = self.board.grid[zone.slices()]
-        free = indices(sub.ravel() < 0)
-        z, y, x = np.unravel_index(int(free[self._placement_rng.integers(len(free))]), sub.shape)
-        return (int(z) + zone.lo[0], int(y) + zone.lo[1], int(x) + zone.lo[2])
-
-    def _put(self, player: int, kind: PieceType, trait: Trait, cell: Cell, cost: int) -> int:
-        self._seat = player
-        self._spent[player] += cost
-        row = self.board.add(player, kind, trait, cell)
-        return int(self.board.ids[row])
+        orders: Mapping[int, Order],
+        times: Mapping[int, float],
+        mail: Mapping[int, Sequence[Message | Command]],
+    ) -> Submissions:
+        """The turn's checked submissions as the turn kernel takes them."""
+        players = self.rules.players
+        listed = [pid for o in orders.values() if isinstance(o, Attack) for pid in o.pieces]
+        items = sum((len(m) for m in mail.values()), 0)
+        s = turn.submissions(players, len(listed), items)
+        k = 0
+        for p, order in orders.items():
+            if isinstance(order, Move):
+                s.orders[p] = (turn.MOVE, order.piece, self._flat(order.cell), 0, 0)
+            elif isinstance(order, Attack):
+                n = len(order.pieces)
+                s.listed[k : k + n] = order.pieces
+                s.orders[p] = (turn.ATTACK, 0, self._flat(order.cell), k, k + n)
+                k += n
+        for p, t in times.items():
+            s.times[p] = t
+        i = 0
+        for p in range(players):
+            s.mail_start[p] = i
+            for item in mail.get(p, ()):
+                if isinstance(item, Command):
+                    s.mail[i] = (journal.COMMANDS[item], 0)
+                else:
+                    s.mail[i] = (journal.TEXT, -1 if item.to is None else item.to)
+                i += 1
+        s.mail_start[players] = i
+        return s
 
     def _check_turn(
         self,
@@ -531,7 +474,7 @@ class Game:
         think_times: object,
         messages: object,
     ) -> tuple[dict[int, Order], dict[int, float], dict[int, list[Message | Command]]]:
-        living = set(self._living)
+        living = set(self.living)
 
         def seats(mapping: object, what: str) -> dict[int, object]:
             if not isinstance(mapping, Mapping):
@@ -579,7 +522,7 @@ class Game:
         Lets a caller that gathers orders from several sources (agents) name the culprit.
         """
         p = self._player(player)
-        if p not in self._living:
+        if p not in self.living:
             raise DeadPlayerError(f"player {p} is eliminated")
         normalise_order(p, order, self.board)
         _think_time(p, think_time)
@@ -590,249 +533,89 @@ class Game:
             raise TurnError(f"player {player}: messages must be a list, got {items!r}")
         return [normalise_message(player, m, self.rules.players) for m in items]
 
-    # -- internals: resolution ---------------------------------------------------------------------
+    # -- internals: checks -------------------------------------------------------------------------
 
-    def _field(self, row: int) -> int:
-        return int(self._move_field[self.board.kind[row]])
+    def _player(self, player: object) -> int:
+        try:
+            p = operator.index(player)  # type: ignore[arg-type]
+        except TypeError:
+            raise AntipolixError(f"player {player!r} is not an integer seat") from None
+        if not 0 <= p < self.rules.players:
+            raise AntipolixError(
+                f"there is no player {p} (players are 0..{self.rules.players - 1})"
+            )
+        return p
 
-    def _net(self, row: int) -> Network:
-        owner = ALL_OWNERS if self.rules.teleport_network == "all" else int(self.board.owner[row])
-        return self.board.network(owner)
+    def _row(self, pid: object) -> int:
+        """The row of the piece with identifier ``pid`` (the truth API: any piece of the game)."""
+        try:
+            p = operator.index(pid)  # type: ignore[arg-type]
+        except TypeError:
+            raise UnknownPieceError(f"piece id {pid!r} is not an integer") from None
+        row = self.board.row(p)
+        if row < 0:
+            raise UnknownPieceError(f"there is no piece {p}")
+        return row
 
-    def _reaches(self, row: int, target: Cell) -> bool:
-        if self.board.kind[row] == _FORTRESS:
-            return False
-        return reaches(
-            self.rules.shape, self.board.cell(row), self._field(row), self._net(row), target
-        )
+    def _living_row(self, pid: object) -> int:
+        row = self._row(pid)
+        if not self.board.alive[row]:
+            raise UnknownPieceError(f"piece {self.board.ids[row]} no longer exists (destroyed)")
+        return row
 
-    def _move_problem(self, player: int, order: Move) -> str | None:
-        """R4: why ``order`` cannot be carried out now, or None."""
-        pid, cell, board = order.piece, order.cell, self.board
-        row = board.row(pid)
-        if not board.alive[row]:
-            return f"piece {pid} was destroyed"
-        if board.owner[row] != player:
-            return f"piece {pid} now belongs to player {int(board.owner[row])}"
-        if board.kind[row] == _FORTRESS:
-            return f"piece {pid} is a fortress, which never moves (R2)"
-        if not self._reaches(row, cell):
-            return f"cell {cell} is out of reach of piece {pid} (R5)"
-        occupant = board.at(cell)
+    def _check_placement(
+        self, player: object, kind: object, trait: object, count: int
+    ) -> tuple[int, PieceType, Trait]:
+        if self.phase is not Phase.PLACEMENT:
+            raise PhaseError("placement is over: the game has started")
+        p = self._player(player)
+        seat = int(self.arrays.meta[SEAT])
+        if p < seat:
+            raise PlacementError(
+                f"player {p} cannot place now: player {seat} has begun placing "
+                "and placement goes in seat order (R3)"
+            )
+        try:
+            k, t = PieceType(kind), Trait(trait)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise PlacementError(
+                f"player {p}: unknown piece type or trait {kind!r}, {trait!r}"
+            ) from None
+        free = int(free_cells(self.arrays, self._tables, p))
+        if count > free:
+            where = "its zone" if self.rules.zones else "the board"
+            raise ZoneFullError(
+                f"player {p}: {count} pieces to place but {free} free cells in {where}"
+            )
+        return p, k, t
+
+    def _check_cell(self, player: int, cell: object) -> Cell:
+        target = as_cell(self.rules.shape, cell, f"player {player}: placement cell")
+        occupant = self.board.at(target)
         if occupant >= 0:
-            if board.owner[occupant] == player:
-                return f"cell {cell} holds your piece {board.ids[occupant]}"
-            if board.trait[occupant] != _INVISIBLE:
-                return f"cell {cell} holds an enemy piece (attack it instead)"
-        return None
+            raise OccupiedCellError(
+                f"player {player}: cell {target} already holds piece {self.board.ids[occupant]}"
+            )
+        zone = self.zone(player)
+        if zone is not None and target not in zone:
+            raise OutsideZoneError(
+                f"player {player}: cell {target} is outside its home zone "
+                f"{zone.lo}..{tuple(h - 1 for h in zone.hi)} (R3)"
+            )
+        return target
 
-    def _attack_problem(self, player: int, order: Attack) -> str | None:
-        target = self.board.at(order.cell)
-        # an invisible target reads as an empty cell, so that the reason leaks nothing (R6)
-        if target < 0 or (
-            self.board.trait[target] == _INVISIBLE and self.board.owner[target] != player
-        ):
-            return f"no visible enemy piece on {order.cell}"
-        if self.board.owner[target] == player:
-            return f"the piece on {order.cell} is yours"
-        return None
+    # -- internals ----------------------------------------------------------------------------
 
-    def _split_attackers(
-        self, player: int, order: Attack
-    ) -> tuple[list[int], list[tuple[int, str]]]:
-        """The rows of the listed pieces that can attack now, and the identifiers of the others
-        with the reason each was dropped (R4)."""
-        valid: list[int] = []
-        dropped: list[tuple[int, str]] = []
+    def _flat(self, cell: Cell) -> int:
+        _, n, m = self.rules.shape
+        return (cell[0] * n + cell[1]) * m + cell[2]
+
+    def _free_cell(self, player: int) -> int:
+        return int(free_cell(self.arrays, self._tables, player, self._placement_rng))
+
+    def _put(self, player: int, kind: PieceType, trait: Trait, at: int) -> int:
         board = self.board
-        for pid in order.pieces:
-            row = board.row(pid)
-            if not board.alive[row]:
-                dropped.append((pid, "destroyed"))
-            elif board.owner[row] != player:
-                dropped.append((pid, f"now belongs to player {int(board.owner[row])}"))
-            elif board.kind[row] == _FORTRESS:
-                dropped.append((pid, "a fortress never attacks (R2)"))
-            elif not self._reaches(row, order.cell):
-                dropped.append((pid, "out of reach (R5)"))
-            else:
-                valid.append(row)
-        return valid, dropped
-
-    def _resolve(self, player: int, order: Order, events: list[Event], at: float) -> None:
-        if isinstance(order, Move):
-            self._resolve_move(player, order, events, at)
-        elif isinstance(order, Attack):
-            self._resolve_attack(player, order, events, at)
-
-    def _resolve_move(self, player: int, order: Move, events: list[Event], at: float) -> None:
-        problem = self._move_problem(player, order)
-        if problem is not None:
-            events.append(Rejected(player, order, problem))
-            return
-        board, pid, cell = self.board, order.piece, order.cell
-        row = board.row(pid)
-        src = board.cell(row)
-        victim = board.at(cell)
-        if victim >= 0:  # an enemy invisible piece: destroyed, the mover takes the cell (R6)
-            # (never a chief: a piece has exactly one trait, R2)
-            board.remove(victim)
-            owner = int(board.owner[victim])
-            events.append(Crushed(player, pid, int(board.ids[victim]), owner, cell))
-        board.move(row, cell)
-        events.append(Moved(player, pid, src, cell))
-
-    def _resolve_attack(self, player: int, order: Attack, events: list[Event], at: float) -> None:
-        problem = self._attack_problem(player, order)
-        valid, dropped = self._split_attackers(player, order)
-        if problem is None and not valid:
-            problem = (
-                "no listed piece can attack "
-                + str(order.cell)
-                + ": "
-                + "; ".join(f"{pid} {why}" for pid, why in dropped)
-            )
-        if problem is not None:
-            events.append(Rejected(player, order, problem))
-            return
-        board = self.board
-        target = board.at(order.cell)
-        target_id = int(board.ids[target])
-        owner = int(board.owner[target])
-        attack = attack_power(board, self._strength, valid)
-        defence = defence_power(board, self._strength, order.cell, self.rules.defence_counts)
-        attackers = tuple(sorted(int(board.ids[r]) for r in valid))  # listed order says nothing
-        events.append(
-            Combat(
-                player, attackers, tuple(sorted(dropped)), target_id, owner, order.cell, attack,
-                defence,
-            )
-        )
-        if attack <= defence:  # R8: strictly more is needed; a failed attack changes nothing
-            return
-        outcome, u = draw_outcome(self._outcomes, self._rng)
-        was_chief = board.trait[target] == _CHIEF
-        landing: Cell | None = None
-        landed_on: int | None = None
-        destroyed = outcome is Outcome.DESTROY
-        if outcome is Outcome.TELEPORT:
-            flat = int(self._rng.integers(board.grid.size))
-            z, y, x = np.unravel_index(flat, self.rules.shape)
-            landing = (int(z), int(y), int(x))
-            occupant = board.at(landing)
-            destroyed = occupant >= 0  # occupied (the target's own cell included)
-            landed_on = int(board.ids[occupant]) if destroyed else None
-        if destroyed:
-            board.remove(target)
-        elif outcome is Outcome.TELEPORT:
-            assert landing is not None
-            board.move(target, landing)
-        else:  # CONVERT: type and trait kept, but a converted chief loses the chief trait
-            if was_chief:
-                board.set_trait(target, Trait.NONE)
-            board.set_owner(target, player)
-        events.append(Fate(player, target_id, owner, outcome, u, landing, destroyed, landed_on))
-        if was_chief and (destroyed or outcome is Outcome.CONVERT):
-            self._eliminate([owner], Elimination.CHIEF, at, player, events)
-
-    def _run_clock(self, until: float, events: list[Event]) -> None:
-        assert self._clock is not None
-        while self.result is None:
-            expiry = self._clock.advance(until)
-            if expiry is None:
-                return
-            instant, players = expiry
-            if len(players) > 1:  # R7: same instant, an order drawn by the game's generator
-                players = [players[i] for i in self._rng.permutation(len(players)).tolist()]
-            self._eliminate(players, Elimination.TIMER, instant, None, events)
-
-    def _handle_message(
-        self,
-        player: int,
-        item: Message | Command,
-        touching: set[tuple[int, int]],
-        events: list[Event],
-        at: float,
-    ) -> None:
-        if item is Command.QUIT:
-            self._eliminate([player], Elimination.QUIT, at, None, events)
-            return
-        if isinstance(item, Command):
-            if item is Command.NUL:
-                self._nul.add(player)
-            else:
-                self._nul.discard(player)
-            events.append(Commanded(player, item))
-            self._check_end()
-            return
-        if item.to is None:
-            for p in self._living:
-                if p != player:
-                    self._inbox[p].append(Delivered(self.turn, player, item.text, None))
-            events.append(Sent(player, None, item.text))
-        elif item.to not in self._living:
-            events.append(Undelivered(player, item.to, f"player {item.to} is eliminated"))
-        elif (player, item.to) not in touching:
-            events.append(
-                Undelivered(
-                    player,
-                    item.to,
-                    f"no visible piece of yours was within one cell of a visible piece of "
-                    f"player {item.to} at the start of the turn (R9, R6)",
-                )
-            )
-        else:
-            self._inbox[item.to].append(Delivered(self.turn, player, item.text, item.to))
-            events.append(Sent(player, item.to, item.text))
-
-    # -- internals: elimination and end (R8, R9, R10) ---------------------------------------------
-
-    def _eliminate(
-        self,
-        players: list[int],
-        reason: Elimination,
-        at: float,
-        by: int | None,
-        events: list[Event],
-    ) -> None:
-        """Eliminate ``players`` in the same instant, in the order given, then check the end."""
-        for p in players:
-            self._living.remove(p)
-            self._nul.discard(p)
-            if self._clock is not None:
-                self._clock.remove(p)
-            rows = self.board.pieces_of(p).tolist()
-            if by is not None:  # R8: the remaining pieces become the chief-taker's
-                for row in rows:
-                    self.board.set_owner(row, by)
-            else:  # R7 timer, R9 QUIT: the pieces are removed
-                for row in rows:
-                    self.board.remove(row)
-            ids = sorted(int(i) for i in self.board.ids[rows])  # in an order that says nothing
-            self._eliminated.append(p)
-            events.append(
-                Eliminated(
-                    p,
-                    reason,
-                    at,
-                    by,
-                    tuple(ids) if by is not None else (),
-                    () if by is not None else tuple(ids),
-                )
-            )
-        self._check_end()
-
-    def _check_end(self) -> None:
-        if self.result is not None:
-            return
-        if len(self._living) == 1:
-            self._finish(self._living[0], EndReason.LAST_PLAYER)
-        elif not self._living:
-            self._finish(None, EndReason.ALL_ELIMINATED)
-        elif self._nul >= set(self._living):
-            self._finish(None, EndReason.NUL)
-
-    def _finish(self, winner: int | None, reason: EndReason) -> None:
-        """End the game now (R10); the turn's remaining orders are discarded."""
-        self.result = GameResult(winner, reason, self.turn, tuple(self._eliminated))
-        self.phase = Phase.OVER
+        teleporters = self._teleporters + (trait is Trait.TELEPORTER)
+        board.arrays = grown(board.arrays, board.count + 1, teleporters)
+        self._teleporters = teleporters
+        return int(put(board.arrays, self._tables, player, int(kind), int(trait), at))

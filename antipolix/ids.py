@@ -19,6 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
+
+from antipolix.jit import kernel
 
 _M64 = (1 << 64) - 1
 ROUNDS = 4
@@ -45,14 +48,35 @@ class PieceNames:
         keys = tuple(int(k) for k in seed.generate_state(ROUNDS, dtype=np.uint64))
         return cls(cells=cells, half=(bits + 1) // 2, keys=keys)
 
+    @property
+    def key_array(self) -> npt.NDArray[np.uint64]:
+        """The round keys as an array, for :func:`piece_id`."""
+        return np.array(self.keys, dtype=np.uint64)
+
     def __call__(self, flat: int) -> int:
         """The identifier of the piece placed on flat cell ``flat``."""
-        mask = (1 << self.half) - 1
-        x = flat
-        while True:  # cycle-walking: a permutation of [0, 4^half) restricted to [0, cells)
-            left, right = x >> self.half, x & mask
-            for key in self.keys:
-                left, right = right, left ^ (_mix(right ^ key) & mask)
-            x = (left << self.half) | right
-            if x < self.cells:
-                return x
+        return int(piece_id(flat, self.cells, self.half, self.key_array))
+
+
+@kernel
+def _mix_u64(x: np.uint64) -> np.uint64:
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@kernel
+def piece_id(flat: int, cells: int, half: int, keys: npt.NDArray[np.uint64]) -> int:
+    """The identifier of the piece placed on flat cell ``flat`` of a board of ``cells`` cells,
+    under the round ``keys``: a Feistel network on ``2 * half`` bits, cycle-walked into
+    ``[0, cells)`` (the same as :func:`_mix` in plain Python integers)."""
+    shift = np.uint64(half)
+    mask = (np.uint64(1) << shift) - np.uint64(1)
+    x = np.uint64(flat)
+    while True:  # cycle-walking: a permutation of [0, 4^half) restricted to [0, cells)
+        left, right = x >> shift, x & mask
+        for r in range(len(keys)):
+            left, right = right, left ^ (_mix_u64(right ^ keys[r]) & mask)
+        x = (left << shift) | right
+        if x < np.uint64(cells):
+            return int(x)

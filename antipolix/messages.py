@@ -6,10 +6,10 @@ they are handled at the player's reception instant, just before its order. A tex
 piece of the recipient, checked against the state at the start of the turn. Delivered texts appear
 in the recipient's next observation.
 
-Contact counts visible pieces only: a delivery (or its refusal) would otherwise tell the sender
-that an invisible piece of the recipient stands next to its pieces, or tell the recipient that
-an invisible piece of the sender does, which R6 forbids (nothing in an observation lets a player
-infer the presence or cell of an invisible piece).
+Contact (:func:`antipolix.turn.contacts`) counts visible pieces only: a delivery (or its
+refusal) would otherwise tell the sender that an invisible piece of the recipient stands next to
+its pieces, or tell the recipient that an invisible piece of the sender does, which R6 forbids
+(nothing in an observation lets a player infer the presence or cell of an invisible piece).
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ import operator
 from dataclasses import dataclass
 
 from antipolix.errors import MessageError
-from antipolix.pieces import INVISIBLE
-from antipolix.state import Board
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,22 +70,3 @@ def normalise(sender: int, item: object, players: int) -> Message | Command:
     if to == sender:
         raise MessageError(f"player {sender}: cannot send a message to oneself")
     return Message(item.text, to)
-
-
-def contacts(board: Board) -> set[tuple[int, int]]:
-    """Pairs ``(a, b)`` of players where a visible piece of ``a`` is within radius 1 of a visible
-    piece of ``b`` (R9, with R6: invisible pieces make no contact).
-
-    Symmetric. Looks only at each living piece's 3×3×3 cube, never the whole board.
-    """
-    pairs: set[tuple[int, int]] = set()
-    for row in board.living_rows().tolist():
-        if board.trait[row] == INVISIBLE:
-            continue
-        owner = int(board.owner[row])
-        around = board.around(board.cell(row))
-        around = around[board.trait[around] != INVISIBLE]
-        for other in set(board.owner[around].tolist()):
-            if other != owner:
-                pairs.add((owner, int(other)))
-    return pairs

@@ -18,11 +18,11 @@ import numpy as np
 import numpy.typing as npt
 
 from antipolix.events import Event
+from antipolix.jit import kernel
 from antipolix.messages import Delivered
-from antipolix.pieces import INVISIBLE as _INVISIBLE
 from antipolix.pieces import PieceType, Trait
-from antipolix.state import Board
-from antipolix.world import Cell, IntArray, indices
+from antipolix.state import COUNT, Arrays, visible
+from antipolix.world import Cell, IntArray
 
 UNKNOWN_TRAIT = -1  # in ``Observation.traits``: another player's piece
 
@@ -67,19 +67,24 @@ class Observation:
         )
 
 
-def visible_mask(board: Board, player: int) -> npt.NDArray[np.bool_]:
-    """R6: living pieces ``player`` may see (own pieces, and others' non-invisible pieces)."""
-    n = board.count
-    own = board.owner[:n] == player
-    mask: npt.NDArray[np.bool_] = board.alive[:n] & (own | (board.trait[:n] != _INVISIBLE))
-    return mask
-
-
-def observe_pieces(
-    board: Board, player: int
+@kernel
+def observe_k(
+    a: Arrays, player: int
 ) -> tuple[IntArray, npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int8], IntArray]:
-    """The pieces ``player`` sees, as arrays in identifier order (never placement order, R6)."""
-    rows = board.by_id(indices(visible_mask(board, player)))
-    owners = board.owner[rows]
-    traits = np.where(owners == player, board.trait[rows], UNKNOWN_TRAIT).astype(np.int8)
-    return board.ids[rows], owners, board.kind[rows], traits, board.pos[rows]
+    """The pieces ``player`` sees (R6: its own, and others' that are not invisible), as arrays
+    ``(ids, owners, types, traits, cells)`` in identifier order (never placement order); other
+    players' traits read :data:`UNKNOWN_TRAIT`."""
+    count = a.meta[COUNT]
+    rows = np.empty(count, dtype=np.int64)
+    n = 0
+    for row in range(count):
+        if a.alive[row] and visible(a, row, player):
+            rows[n] = row
+            n += 1
+    rows = rows[:n]
+    rows = rows[np.argsort(a.ids[rows])]  # identifiers are unique
+    traits = np.empty(n, dtype=np.int8)
+    for i in range(n):
+        r = rows[i]
+        traits[i] = a.trait[r] if a.owner[r] == player else UNKNOWN_TRAIT
+    return a.ids[rows], a.owner[rows], a.kind[rows], traits, a.pos[rows]

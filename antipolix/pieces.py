@@ -34,8 +34,11 @@ class Trait(enum.IntEnum):
 
 ArmyItem = tuple[PieceType, Trait]  # one piece of an army: its type and its trait (R2, R3)
 
-# Plain-int codes for hot loops (enum attribute access is slow on Python 3.11).
+# Plain-int codes for hot loops and the compiled core.
+ARMY = int(PieceType.ARMY)
+HOVERCRAFT = int(PieceType.HOVERCRAFT)
 FORTRESS = int(PieceType.FORTRESS)
+NO_TRAIT = int(Trait.NONE)
 INVISIBLE = int(Trait.INVISIBLE)
 TELEPORTER = int(Trait.TELEPORTER)
 CHIEF = int(Trait.CHIEF)

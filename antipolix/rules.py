@@ -17,7 +17,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +27,27 @@ from antipolix.checks import is_plain_int, is_plain_number
 from antipolix.errors import ChiefError, OverBudgetError, RulesError
 from antipolix.pieces import ArmyItem, PieceType, Trait, TraitCosts, TypeTable
 from antipolix.world import Shape
+
+
+class Tables(NamedTuple):
+    """The rules as numbers, for the compiled core (:attr:`Rules.tables`)."""
+
+    shape: npt.NDArray[np.int64]  # (P, N, N)
+    players: int
+    strength: npt.NDArray[np.int64]  # per type (R2)
+    move: npt.NDArray[np.int64]  # per type (R2)
+    cost: npt.NDArray[np.int64]  # [type, trait] (R2)
+    teleport_field: int  # R5
+    teleport_all: bool  # R5: every player's teleporters serve
+    outcomes: npt.NDArray[np.float64]  # R8: destroy, teleport, convert
+    defence_all: bool  # R8: every piece within radius 1 defends
+    timers: bool  # R7
+    initial_timer: float  # R7
+    think_drawn: bool  # R7
+    max_turns: int  # R10
+    zones: npt.NDArray[np.int64]  # (players, 6): lo z, y, x, hi z, y, x of each home zone (R3)
+    has_zones: bool
+    budget: int  # R3
 
 
 @dataclass(frozen=True)
@@ -194,6 +215,35 @@ class Rules:
         table = np.array([getattr(self.piece_types[k], attr) for k in PieceType], dtype=np.int64)
         table.setflags(write=False)
         return table
+
+    @cached_property
+    def tables(self) -> Tables:
+        """These rules as numbers for the compiled core (read-only arrays)."""
+        zones = np.zeros((self.players, 6), dtype=np.int64)
+        for p, zone in enumerate(self.home_zones or ()):
+            zones[p] = (*zone.lo, *zone.hi)
+        cost = np.array([[self.piece_cost(k, t) for t in Trait] for k in PieceType], dtype=np.int64)
+        outcomes = np.array([self.p_destroy, self.p_teleport, self.p_convert], dtype=np.float64)
+        for arr in (zones, cost, outcomes):
+            arr.setflags(write=False)
+        return Tables(
+            shape=np.array(self.shape, dtype=np.int64),
+            players=self.players,
+            strength=self.strength_table,
+            move=self.move_table,
+            cost=cost,
+            teleport_field=self.teleport_field,
+            teleport_all=self.teleport_network == "all",
+            outcomes=outcomes,
+            defence_all=self.defence_counts == "all",
+            timers=self.timers,
+            initial_timer=self.initial_timer,
+            think_drawn=self.think_times == "drawn",
+            max_turns=self.max_turns,
+            zones=zones,
+            has_zones=self.zones,
+            budget=self.army_budget,
+        )
 
     @property
     def initial_timer(self) -> float:

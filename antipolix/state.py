@@ -1,50 +1,299 @@
-"""The game state as arrays: a piece table (struct of arrays) and an occupancy grid.
+"""The game state as arrays, and the few compiled operations that change the board.
 
-Every change of the board goes through the few methods of :class:`Board`, which keep the grid, the
-table, each player's chief and the teleporter networks (R5) consistent.
+One game's state is one :class:`Arrays` (a named tuple of numpy arrays, so that compiled kernels
+take it whole): a piece table (a struct of arrays, one row per piece in placement order), the
+occupancy grid (flat, holding rows), each player's chief, the teleporter networks (R5, kept per
+owner and rebuilt only when a teleporter changes), the players (living, NUL proposals,
+elimination order), the clocks (R7) and a few counters in ``meta``.
 
-Pieces are *rows* of the table, in placement order, inside the engine; the grid holds rows. The
-world outside (orders, events, observations, replays) names a piece by its *identifier*
-(:mod:`antipolix.ids`, R6), which says nothing of placement order: ``ids[row]`` and
-:meth:`Board.row` convert. Rows and identifiers are never reused.
+Pieces are *rows* of the table inside the engine; the world outside (orders, events,
+observations, replays) names a piece by its *identifier* (:mod:`antipolix.ids`, R6): ``ids[row]``
+and ``rows[id]`` convert. Rows and identifiers are never reused.
+
+:class:`Board` is the Python view of the board part (``board.at(cell)``, ``board.owner[row]``,
+``board.grid[z, y, x]``...), for the Python API and tests.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple, TypeVar, cast
+
 import numpy as np
 import numpy.typing as npt
 
-from antipolix.ids import PieceNames
-from antipolix.pieces import TELEPORTER as _TELEPORTER
-from antipolix.pieces import Piece, PieceType, Trait
-from antipolix.reach import Network, cached_network
-from antipolix.world import Cell, IntArray, Shape, cube, indices
+from antipolix.jit import kernel
+from antipolix.pieces import CHIEF, INVISIBLE, TELEPORTER, Piece, PieceType, Trait
+from antipolix.reach import components_k
+from antipolix.world import Cell, IntArray, Shape
 
-ALL_OWNERS = -1  # network key when every player's teleporters serve (teleport_network="all")
+# meta counters
+COUNT = 0  # rows used
+TURN = 1  # turns played
+N_ELIM = 2  # players eliminated so far
+WINNER = 3  # the winner, -1 (none yet, or a draw)
+REASON = 4  # -1 while the game runs, else the EndReason code (antipolix.end.REASONS)
+HALF = 5  # bits per half of the identifiers' Feistel block (antipolix.ids)
+SEAT = 6  # the last seat that placed (R3: placement goes in seat order)
+PHASE = 7  # 0 placement, 1 play, 2 over
+META = 8
+
+BoolArray = npt.NDArray[np.bool_]
+A = TypeVar("A", bound=npt.NDArray[np.generic])
+FloatArray = npt.NDArray[np.float64]
+
+
+class Arrays(NamedTuple):
+    """One game's state (see the module docstring); every array is owned by the game."""
+
+    dims: IntArray  # (3,) the board's shape (P, N, N)
+    grid: npt.NDArray[np.int32]  # (cells,) row on each cell, or -1
+    owner: npt.NDArray[np.int8]  # (cap,)
+    kind: npt.NDArray[np.int8]
+    trait: npt.NDArray[np.int8]
+    pos: IntArray  # (cap, 3)
+    alive: BoolArray
+    ids: IntArray  # row → identifier
+    rows: IntArray  # (cells,) identifier → row, or -1
+    chief: IntArray  # (players,) the row of each player's chief, or -1
+    spent: IntArray  # (players,) budget points placed (R3)
+    net_ok: BoolArray  # (players + 1,) is this owner's network (the last: everyone's) current?
+    net_n: IntArray  # (players + 1,) teleporters in it
+    net_cells: IntArray  # (players + 1, tcap, 3)
+    net_labels: IntArray  # (players + 1, tcap) component of each
+    living: BoolArray  # (players,)
+    nul: BoolArray  # (players,) standing NUL proposals (R9)
+    elim: IntArray  # (players,) elimination order, N_ELIM long
+    timers: FloatArray  # (players,) seconds left (R7)
+    arrived: BoolArray  # (players,) submitted this turn (R7)
+    clock: FloatArray  # (1,) seconds since the turn began
+    keys: npt.NDArray[np.uint64]  # the identifiers' round keys
+    meta: IntArray  # (META,)
+
+
+def new_arrays(
+    shape: Shape, players: int, capacity: int, teleporters: int, keys: npt.NDArray[np.uint64]
+) -> Arrays:
+    """Empty state for a board of ``shape``: room for ``capacity`` pieces of which at most
+    ``teleporters`` teleporters (see :func:`grown` for more)."""
+    cells = shape[0] * shape[1] * shape[2]
+    cap, tcap = max(capacity, 1), max(teleporters, 1)
+    meta = np.zeros(META, dtype=np.int64)
+    meta[WINNER] = meta[REASON] = -1
+    meta[HALF] = (max(1, (cells - 1).bit_length()) + 1) // 2
+    return Arrays(
+        dims=np.array(shape, dtype=np.int64),
+        grid=np.full(cells, -1, dtype=np.int32),
+        owner=np.zeros(cap, dtype=np.int8),
+        kind=np.zeros(cap, dtype=np.int8),
+        trait=np.zeros(cap, dtype=np.int8),
+        pos=np.zeros((cap, 3), dtype=np.int64),
+        alive=np.zeros(cap, dtype=np.bool_),
+        ids=np.zeros(cap, dtype=np.int64),
+        rows=np.full(cells, -1, dtype=np.int64),
+        chief=np.full(players, -1, dtype=np.int64),
+        spent=np.zeros(players, dtype=np.int64),
+        net_ok=np.zeros(players + 1, dtype=np.bool_),
+        net_n=np.zeros(players + 1, dtype=np.int64),
+        net_cells=np.zeros((players + 1, tcap, 3), dtype=np.int64),
+        net_labels=np.zeros((players + 1, tcap), dtype=np.int64),
+        living=np.zeros(players, dtype=np.bool_),
+        nul=np.zeros(players, dtype=np.bool_),
+        elim=np.zeros(players, dtype=np.int64),
+        timers=np.zeros(players, dtype=np.float64),
+        arrived=np.zeros(players, dtype=np.bool_),
+        clock=np.zeros(1, dtype=np.float64),
+        keys=keys,
+        meta=meta,
+    )
+
+
+def grown(a: Arrays, capacity: int, teleporters: int) -> Arrays:
+    """``a`` with room for at least ``capacity`` pieces and ``teleporters`` teleporters."""
+    cap, tcap = len(a.alive), a.net_labels.shape[1]
+    if capacity <= cap and teleporters <= tcap:
+        return a
+    cap2, tcap2 = max(capacity, 2 * cap), max(teleporters, 2 * tcap)
+
+    def more(arr: A, n: int) -> A:
+        out = np.zeros((n, *arr.shape[1:]), dtype=arr.dtype)
+        out[: len(arr)] = arr
+        return cast(A, out)
+
+    players = len(a.living)
+    return a._replace(
+        owner=more(a.owner, cap2),
+        kind=more(a.kind, cap2),
+        trait=more(a.trait, cap2),
+        pos=more(a.pos, cap2),
+        alive=more(a.alive, cap2),
+        ids=more(a.ids, cap2),
+        net_ok=np.zeros(players + 1, dtype=np.bool_),
+        net_cells=np.zeros((players + 1, tcap2, 3), dtype=np.int64),
+        net_labels=np.zeros((players + 1, tcap2), dtype=np.int64),
+    )
+
+
+# -- compiled operations on the board ---------------------------------------------------------
+
+
+@kernel
+def touch(a: Arrays, row: int) -> None:
+    """A piece changed: if it is a teleporter, every network must be rebuilt (R5)."""
+    if a.trait[row] == TELEPORTER:
+        a.net_ok[:] = False
+
+
+@kernel
+def flat(a: Arrays, z: int, y: int, x: int) -> int:
+    """The flat index of cell ``(z, y, x)``."""
+    return int((z * a.dims[1] + y) * a.dims[2] + x)
+
+
+@kernel
+def flat_of(a: Arrays, row: int) -> int:
+    """The flat index of the cell of the piece of ``row``."""
+    return flat(a, a.pos[row, 0], a.pos[row, 1], a.pos[row, 2])
+
+
+@kernel
+def unflat(a: Arrays, flat_cell: int) -> tuple[int, int, int]:
+    """The cell ``(z, y, x)`` of a flat index."""
+    zy, x = divmod(flat_cell, a.dims[2])
+    z, y = divmod(zy, a.dims[1])
+    return z, y, x
+
+
+@kernel
+def add_piece(a: Arrays, owner: int, kind: int, trait: int, at: int, pid: int) -> int:
+    """Place a new piece with identifier ``pid`` on flat cell ``at``; returns its row."""
+    row = a.meta[COUNT]
+    a.meta[COUNT] = row + 1
+    a.owner[row], a.kind[row], a.trait[row] = owner, kind, trait
+    a.pos[row, 0], a.pos[row, 1], a.pos[row, 2] = unflat(a, at)
+    a.alive[row] = True
+    a.ids[row] = pid
+    a.rows[pid] = row
+    a.grid[at] = row
+    if trait == CHIEF:
+        a.chief[owner] = row
+    touch(a, row)
+    return int(row)
+
+
+@kernel
+def move_piece(a: Arrays, row: int, to: int) -> None:
+    """Move a piece to flat cell ``to`` (free, or its own)."""
+    a.grid[flat_of(a, row)] = -1
+    a.grid[to] = row
+    a.pos[row, 0], a.pos[row, 1], a.pos[row, 2] = unflat(a, to)
+    touch(a, row)
+
+
+@kernel
+def remove_piece(a: Arrays, row: int) -> None:
+    """Take a piece off the board (destroyed or removed); it keeps its last cell and owner."""
+    a.grid[flat_of(a, row)] = -1
+    a.alive[row] = False
+    owner = a.owner[row]
+    if a.chief[owner] == row:
+        a.chief[owner] = -1
+    touch(a, row)
+
+
+@kernel
+def set_owner(a: Arrays, row: int, owner: int) -> None:
+    old = a.owner[row]
+    if a.chief[old] == row:
+        a.chief[old] = -1
+    a.owner[row] = owner
+    touch(a, row)
+
+
+@kernel
+def set_trait(a: Arrays, row: int, trait: int) -> None:
+    touch(a, row)
+    owner = a.owner[row]
+    if a.chief[owner] == row:
+        a.chief[owner] = -1
+    a.trait[row] = trait
+    if trait == CHIEF:
+        a.chief[owner] = row
+    touch(a, row)
+
+
+@kernel
+def network(a: Arrays, key: int, field: int) -> int:
+    """The teleporter network of owner ``key`` (``players``: everyone's), rebuilt if stale;
+    returns its size (its cells and labels are ``a.net_cells[key]``, ``a.net_labels[key]``)."""
+    if a.net_ok[key]:
+        return int(a.net_n[key])
+    players = len(a.living)
+    n = 0
+    for row in range(a.meta[COUNT]):
+        if a.alive[row] and a.trait[row] == TELEPORTER and (key == players or a.owner[row] == key):
+            a.net_cells[key, n, 0] = a.pos[row, 0]
+            a.net_cells[key, n, 1] = a.pos[row, 1]
+            a.net_cells[key, n, 2] = a.pos[row, 2]
+            n += 1
+    components_k(a.net_cells[key, :n], field, a.net_labels[key, :n])
+    a.net_n[key] = n
+    a.net_ok[key] = True
+    return n
+
+
+@kernel
+def visible(a: Arrays, row: int, player: int) -> bool:
+    """R6: may ``player`` see the piece of ``row``? (its own, or another's visible piece)"""
+    return bool(a.owner[row] == player or a.trait[row] != INVISIBLE)
+
+
+# -- the Python view ------------------------------------------------------------------------------
 
 
 class Board:
-    """Pieces and the occupancy grid of one game. No Python object per cell."""
+    """The board part of a game's :class:`Arrays`, for the Python API and tests: the piece
+    table's columns (``owner``, ``kind``, ``trait``, ``pos``, ``alive``, ``ids``, up to
+    ``count`` rows), the grid as ``(P, N, N)``, and a few look-ups."""
 
-    def __init__(self, shape: Shape, players: int, teleport_field: int, names: PieceNames) -> None:
+    def __init__(self, shape: Shape, arrays: Arrays) -> None:
         self.shape = shape
-        self.names = names
-        self.players = players
-        self.teleport_field = teleport_field
-        self.grid: npt.NDArray[np.int32] = np.full(shape, -1, dtype=np.int32)
-        capacity = 16
-        self.owner: npt.NDArray[np.int8] = np.zeros(capacity, dtype=np.int8)
-        self.kind: npt.NDArray[np.int8] = np.zeros(capacity, dtype=np.int8)
-        self.trait: npt.NDArray[np.int8] = np.zeros(capacity, dtype=np.int8)
-        self.pos: IntArray = np.zeros((capacity, 3), dtype=np.int64)
-        self.alive: npt.NDArray[np.bool_] = np.zeros(capacity, dtype=bool)
-        self.ids: IntArray = np.zeros(capacity, dtype=np.int64)  # row → identifier (R6)
-        self._rows: dict[int, int] = {}  # identifier → row
-        self.count = 0
-        self.chief: list[int] = [-1] * players
-        self._networks: dict[int, Network] = {}
+        self.arrays = arrays
 
-    # -- reading ---------------------------------------------------------------------------------
+    @property
+    def grid(self) -> npt.NDArray[np.int32]:
+        return self.arrays.grid.reshape(self.shape)
+
+    @property
+    def owner(self) -> npt.NDArray[np.int8]:
+        return self.arrays.owner
+
+    @property
+    def kind(self) -> npt.NDArray[np.int8]:
+        return self.arrays.kind
+
+    @property
+    def trait(self) -> npt.NDArray[np.int8]:
+        return self.arrays.trait
+
+    @property
+    def pos(self) -> IntArray:
+        return self.arrays.pos
+
+    @property
+    def alive(self) -> BoolArray:
+        return self.arrays.alive
+
+    @property
+    def ids(self) -> IntArray:
+        return self.arrays.ids
+
+    @property
+    def count(self) -> int:
+        return int(self.arrays.meta[COUNT])
+
+    @property
+    def chief(self) -> IntArray:
+        return self.arrays.chief
 
     def at(self, cell: Cell) -> int:
         """Row of the piece on ``cell``, or -1."""
@@ -52,10 +301,11 @@ class Board:
 
     def row(self, pid: int) -> int:
         """Row of the piece with identifier ``pid``, or -1 if no piece ever had it."""
-        return self._rows.get(pid, -1)
+        rows = self.arrays.rows
+        return int(rows[pid]) if 0 <= pid < len(rows) else -1
 
-    def cell(self, pid: int) -> Cell:
-        z, y, x = self.pos[pid]
+    def cell(self, row: int) -> Cell:
+        z, y, x = self.pos[row]
         return (int(z), int(y), int(x))
 
     def record(self, row: int) -> Piece:
@@ -68,98 +318,16 @@ class Board:
             alive=bool(self.alive[row]),
         )
 
-    def by_id(self, rows: IntArray) -> IntArray:
-        """``rows`` reordered by identifier: the order the world outside sees (R6)."""
-        out: IntArray = rows[np.argsort(self.ids[rows], kind="stable")]
-        return out
-
     def living_rows(self) -> IntArray:
         """Rows of the living pieces."""
-        return indices(self.alive[: self.count])
+        return np.flatnonzero(self.alive[: self.count])
 
     def pieces_of(self, player: int) -> IntArray:
         """Rows of ``player``'s living pieces."""
         n = self.count
-        rows: IntArray = indices(self.alive[:n] & (self.owner[:n] == player))
-        return rows
+        return np.flatnonzero(self.alive[:n] & (self.owner[:n] == player))
 
-    def around(self, cell: Cell) -> IntArray:
-        """Rows of the pieces within radius 1 of ``cell`` (the 3×3×3 cube, centre excluded)."""
-        ids = self.grid[cube(self.shape, cell)].ravel()
-        centre = self.grid[cell]
-        out: IntArray = ids[(ids >= 0) & (ids != centre)].astype(np.int64)
+    def by_id(self, rows: IntArray) -> IntArray:
+        """``rows`` reordered by identifier: the order the world outside sees (R6)."""
+        out: IntArray = rows[np.argsort(self.ids[rows], kind="stable")]
         return out
-
-    def network(self, owner: int) -> Network:
-        """The teleporter network of ``owner`` (or of everyone, ``ALL_OWNERS``), cached."""
-        net = self._networks.get(owner)
-        if net is None:
-            n = self.count
-            mask = self.alive[:n] & (self.trait[:n] == _TELEPORTER)
-            if owner != ALL_OWNERS:
-                mask &= self.owner[:n] == owner
-            ids = indices(mask)
-            net = cached_network(ids, self.pos[ids], self.teleport_field)
-            self._networks[owner] = net
-        return net
-
-    # -- changing --------------------------------------------------------------------------------
-
-    def _touch(self, pid: int) -> None:
-        if self.trait[pid] == _TELEPORTER:
-            self._networks.clear()
-
-    def add(self, owner: int, kind: PieceType, trait: Trait, cell: Cell) -> int:
-        if self.count == len(self.alive):
-            grow = len(self.alive)
-            self.owner = np.concatenate([self.owner, np.zeros(grow, dtype=np.int8)])
-            self.kind = np.concatenate([self.kind, np.zeros(grow, dtype=np.int8)])
-            self.trait = np.concatenate([self.trait, np.zeros(grow, dtype=np.int8)])
-            self.pos = np.concatenate([self.pos, np.zeros((grow, 3), dtype=np.int64)])
-            self.alive = np.concatenate([self.alive, np.zeros(grow, dtype=bool)])
-            self.ids = np.concatenate([self.ids, np.zeros(grow, dtype=np.int64)])
-        pid = self.count
-        self.count += 1
-        self.owner[pid], self.kind[pid], self.trait[pid] = owner, kind, trait
-        self.pos[pid] = cell
-        self.alive[pid] = True
-        flat = (cell[0] * self.shape[1] + cell[1]) * self.shape[2] + cell[2]
-        self.ids[pid] = self.names(flat)
-        self._rows[int(self.ids[pid])] = pid
-        self.grid[cell] = pid
-        if trait is Trait.CHIEF:
-            self.chief[owner] = pid
-        self._touch(pid)
-        return pid
-
-    def move(self, pid: int, cell: Cell) -> None:
-        self.grid[self.cell(pid)] = -1
-        self.grid[cell] = pid
-        self.pos[pid] = cell
-        self._touch(pid)
-
-    def remove(self, pid: int) -> None:
-        """Take a piece off the board (destroyed or removed); it keeps its last cell and owner."""
-        self.grid[self.cell(pid)] = -1
-        self.alive[pid] = False
-        owner = int(self.owner[pid])
-        if self.chief[owner] == pid:
-            self.chief[owner] = -1
-        self._touch(pid)
-
-    def set_owner(self, pid: int, owner: int) -> None:
-        old = int(self.owner[pid])
-        if self.chief[old] == pid:
-            self.chief[old] = -1
-        self.owner[pid] = owner
-        self._touch(pid)
-
-    def set_trait(self, pid: int, trait: Trait) -> None:
-        self._touch(pid)
-        owner = int(self.owner[pid])
-        if self.chief[owner] == pid:
-            self.chief[owner] = -1
-        self.trait[pid] = trait
-        if trait is Trait.CHIEF:
-            self.chief[owner] = pid
-        self._touch(pid)

@@ -1,88 +1,96 @@
-"""R7 Time and reception order: zero-sum timers over one turn.
+"""R7 Time and reception order: zero-sum timers over one turn, compiled.
 
 Until the first order of a turn arrives every clock is frozen. While ``k`` of the ``m`` living
 players have submitted (``0 < k < m``), each of the ``k`` gains ``m − k`` per second and each of
 the others loses ``k`` per second, so the total is constant. A timer that reaches 0 eliminates its
-player at that instant.
+player at that instant (:func:`antipolix.turn.run_clock`).
 
->>> clock = Clock({0: 60.0, 1: 60.0, 2: 60.0})
->>> for player, t in [(0, 1.0), (1, 2.0), (2, 3.0)]:
-...     assert clock.advance(t) is None
-...     clock.arrive(player)
->>> clock.timers
-{0: 63.0, 1: 60.0, 2: 57.0}
+The clocks live in the game's arrays: ``timers`` (seconds left per player), ``arrived`` (who has
+submitted this turn) and ``clock[0]`` (seconds since the turn began).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
+import numpy.typing as npt
+
+from antipolix.jit import kernel
+from antipolix.state import Arrays
+from antipolix.world import IntArray
 
 
-def reception_order(
-    think_times: Mapping[int, float], rng: np.random.Generator
-) -> list[tuple[int, float]]:
-    """R7: players sorted by ascending think time; ties broken by the seeded generator.
-
-    One permutation is drawn every turn, tie or not, so the generator's stream does not depend on
-    whether think times happened to tie.
-    """
-    players = sorted(think_times)
-    tiebreak = rng.permutation(len(players))
-    ranked = sorted(zip(players, tiebreak, strict=True), key=lambda pt: (think_times[pt[0]], pt[1]))
-    return [(p, float(think_times[p])) for p, _ in ranked]
-
-
-class Clock:
-    """The living players' timers during a turn. ``now`` is seconds since the turn began."""
-
-    def __init__(self, timers: Mapping[int, float]) -> None:
-        self.timers: dict[int, float] = {p: float(t) for p, t in sorted(timers.items())}
-        self.now = 0.0
-        self.arrived: set[int] = set()
-
-    def begin_turn(self) -> None:
-        self.now = 0.0
-        self.arrived = set()
-
-    def _run(self, dt: float) -> None:
-        m, k = len(self.timers), len(self.arrived)
-        for p in self.timers:
-            if p in self.arrived:
-                self.timers[p] += (m - k) * dt
+@kernel
+def _run(a: Arrays, dt: float) -> None:
+    """Run the clocks ``dt`` seconds: while ``k`` of the ``m`` living players have submitted,
+    each of them gains ``m − k`` per second and each of the others loses ``k``."""
+    m, k = 0, 0
+    for p in range(len(a.living)):
+        if a.living[p]:
+            m += 1
+            if a.arrived[p]:
+                k += 1
+    for p in range(len(a.living)):
+        if a.living[p]:
+            if a.arrived[p]:
+                a.timers[p] += (m - k) * dt
             else:
-                self.timers[p] -= k * dt
+                a.timers[p] -= k * dt
 
-    def advance(self, t: float) -> tuple[float, list[int]] | None:
-        """Run the clocks to instant ``t``, stopping early at the first timer to reach 0.
 
-        Returns ``(instant, players)`` of that expiry (their timers read exactly 0; the caller
-        eliminates them and calls :meth:`remove`), or None when ``t`` was reached first. An expiry
-        at exactly ``t`` happens before an order arriving at ``t``.
-        """
-        k = len(self.arrived)
-        if k == 0 or k == len(self.timers) or t <= self.now:
-            self.now = max(self.now, t)  # frozen: nobody has submitted, or everybody has
-            return None
-        losers = [p for p in self.timers if p not in self.arrived]
-        lowest = min(self.timers[p] for p in losers)
-        expiry = self.now + lowest / k
-        if expiry > t:
-            self._run(t - self.now)
-            self.now = t
-            return None
-        expired = [p for p in losers if self.timers[p] == lowest]
-        self._run(expiry - self.now)
-        for p in expired:
-            self.timers[p] = 0.0
-        self.now = expiry
-        return expiry, expired
+@kernel
+def advance(a: Arrays, until: float, expired: IntArray) -> tuple[int, float]:
+    """Run the clocks to instant ``until``, stopping at the first timer to reach 0 (R7).
 
-    def arrive(self, player: int) -> None:
-        self.arrived.add(player)
+    Until the first order of a turn arrives, and once every order has, the clocks are frozen.
+    Returns ``(count, instant)``: the players whose timers ran out at ``instant`` (their timers
+    read exactly 0) are ``expired[:count]``, in seat order; ``count`` is 0 when ``until`` was
+    reached first. An expiry at exactly ``until`` comes before an order arriving then."""
+    now = a.clock[0]
+    m, k = 0, 0
+    lowest = np.inf
+    for p in range(len(a.living)):
+        if a.living[p]:
+            m += 1
+            if a.arrived[p]:
+                k += 1
+            elif a.timers[p] < lowest:
+                lowest = a.timers[p]
+    if k == 0 or k == m or until <= now:
+        a.clock[0] = max(now, until)
+        return 0, until
+    expiry = now + lowest / k
+    if expiry > until:
+        _run(a, until - now)
+        a.clock[0] = until
+        return 0, until
+    count = 0
+    for p in range(len(a.living)):
+        if a.living[p] and not a.arrived[p] and a.timers[p] == lowest:
+            expired[count] = p
+            count += 1
+    _run(a, expiry - now)
+    for i in range(count):
+        a.timers[expired[i]] = 0.0
+    a.clock[0] = expiry
+    return count, expiry
 
-    def remove(self, player: int) -> None:
-        """A player left the game (any reason): the rates change from now on."""
-        self.timers.pop(player, None)
-        self.arrived.discard(player)
+
+@kernel
+def reception(a: Arrays, times: npt.NDArray[np.float64], rng: np.random.Generator) -> IntArray:
+    """R7: the living players by ascending think time, ties broken by a permutation drawn from
+    the game's generator (drawn every turn, tie or not, so the stream never depends on ties)."""
+    players = np.flatnonzero(a.living)
+    k = len(players)
+    tiebreak = rng.permutation(k)
+    order = np.arange(k)
+    for i in range(1, k):  # insertion sort on (time, tiebreak): k <= 10
+        j = i
+        while j > 0:
+            x, y = order[j - 1], order[j]
+            tx, ty = times[players[x]], times[players[y]]
+            if tx > ty or (tx == ty and tiebreak[x] > tiebreak[y]):
+                order[j - 1], order[j] = y, x
+                j -= 1
+            else:
+                break
+    return players[order]

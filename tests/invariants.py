@@ -21,6 +21,10 @@ def check_state(game: Game) -> None:
         assert board.grid[tuple(board.pos[pid])] == pid, f"piece {pid} not on its grid cell"
     on_grid = set(board.grid.ravel()[occupied].tolist())
     assert on_grid == set(alive.tolist()), "the grid names a dead piece"
+    # R6: identifiers and rows name each other
+    rows = game.arrays.rows
+    assert all(rows[board.ids[r]] == r for r in range(n)), "identifier and row disagree"
+    assert np.count_nonzero(rows >= 0) == n, "an identifier names no piece"
     # R8, R10: pieces belong to living players only; each living player has exactly one chief
     living = set(game.living)
     owners = set(board.owner[alive].tolist())

@@ -80,9 +80,7 @@ def target(env: AntipolixEnv, action: int) -> tuple[int, int, int]:
 SHORT_CLOCKS = {"players": 4, "shape": (4, 10, 10), "time_credit": 3.0}
 
 
-@pytest.mark.parametrize(
-    "options", [SMALL, {"players": 3, "shape": (4, 8, 8)}, RICH, SHORT_CLOCKS]
-)
+@pytest.mark.parametrize("options", [SMALL, {"players": 3, "shape": (4, 8, 8)}, RICH, SHORT_CLOCKS])
 def test_pettingzoo_parallel_api_test(options: dict[str, Any]) -> None:
     parallel_api_test(parallel_env(**options), num_cycles=300)
 

@@ -103,6 +103,7 @@ def test_r12_seed_sequence_is_not_consumed_by_a_game() -> None:
 def test_invariant_checker_catches_a_broken_state() -> None:
     """The checker itself can fail: two chiefs, a stale grid cell, a dead player's piece."""
     from antipolix import PieceType, Trait
+    from antipolix.state import N_ELIM
 
     def fresh() -> Game:
         game = Game(Rules(shape=(2, 6, 6), players=2, zones=False, budget=40), seed=1)
@@ -122,7 +123,8 @@ def test_invariant_checker_catches_a_broken_state() -> None:
     with pytest.raises(AssertionError, match="occupied"):
         check_state(game)
     game = fresh()
-    game._living.remove(1)
-    game._eliminated.append(1)
+    game.arrays.living[1] = False  # out, but its pieces and chief left on the board
+    game.arrays.elim[0] = 1
+    game.arrays.meta[N_ELIM] = 1
     with pytest.raises(AssertionError, match="eliminated"):
         check_state(game)

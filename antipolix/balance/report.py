@@ -343,8 +343,10 @@ def _measures_section(fit: CostFit, seats: pd.DataFrame, fair: float) -> str:
         low=[f"{100 * v:.1f} %" for v in seats["low"]],
         high=[f"{100 * v:.1f} %" for v in seats["high"]],
     )
-    appear = fit.estimates[-1].table[["kind", "mean_count", "in_winners"]].rename(
-        columns={"mean_count": "pieces per army", "in_winners": "pieces per winning army"}
+    appear = (
+        fit.estimates[-1]
+        .table[["kind", "mean_count", "in_winners"]]
+        .rename(columns={"mean_count": "pieces per army", "in_winners": "pieces per winning army"})
     )
     return f"""## Balance measures (last iteration)
 

@@ -694,7 +694,13 @@ class Game:
         attackers = tuple(sorted(int(board.ids[r]) for r in valid))  # listed order says nothing
         events.append(
             Combat(
-                player, attackers, tuple(sorted(dropped)), target_id, owner, order.cell, attack,
+                player,
+                attackers,
+                tuple(sorted(dropped)),
+                target_id,
+                owner,
+                order.cell,
+                attack,
                 defence,
             )
         )
