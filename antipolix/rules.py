@@ -37,6 +37,7 @@ class Tables(NamedTuple):
     strength: npt.NDArray[np.int64]  # per type (R2)
     move: npt.NDArray[np.int64]  # per type (R2)
     cost: npt.NDArray[np.int64]  # [type, trait] (R2)
+    type_cost: npt.NDArray[np.int64]  # per type, without its trait (R2)
     teleport_field: int  # R5
     teleport_all: bool  # R5: every player's teleporters serve
     outcomes: npt.NDArray[np.float64]  # R8: destroy, teleport, convert
@@ -223,8 +224,9 @@ class Rules:
         for p, zone in enumerate(self.home_zones or ()):
             zones[p] = (*zone.lo, *zone.hi)
         cost = np.array([[self.piece_cost(k, t) for t in Trait] for k in PieceType], dtype=np.int64)
+        type_cost = np.array([self.piece_types.cost(k) for k in PieceType], dtype=np.int64)
         outcomes = np.array([self.p_destroy, self.p_teleport, self.p_convert], dtype=np.float64)
-        for arr in (zones, cost, outcomes):
+        for arr in (zones, cost, type_cost, outcomes):
             arr.setflags(write=False)
         return Tables(
             shape=np.array(self.shape, dtype=np.int64),
@@ -232,6 +234,7 @@ class Rules:
             strength=self.strength_table,
             move=self.move_table,
             cost=cost,
+            type_cost=type_cost,
             teleport_field=self.teleport_field,
             teleport_all=self.teleport_network == "all",
             outcomes=outcomes,

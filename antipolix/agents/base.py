@@ -25,16 +25,19 @@ import numpy as np
 import numpy.typing as npt
 
 from antipolix.agents.army import ArmyPolicy, RandomArmy
+from antipolix.agents.memory import Choice
 from antipolix.combat import defence_of
+from antipolix.journal import NUL
 from antipolix.messages import Command, Message
 from antipolix.observation import Observation
-from antipolix.orders import Order, Pass
+from antipolix.orders import Attack, Move, Order, Pass
 from antipolix.pieces import CHIEF as _CHIEF
 from antipolix.pieces import TELEPORTER as _TELEPORTER
 from antipolix.pieces import ArmyItem, PieceType
 from antipolix.reach import Network, cached_network, destinations, reach_cells
 from antipolix.rules import Rules
-from antipolix.world import IntArray, indices, pairwise_distances
+from antipolix.turn import ATTACK, MOVE
+from antipolix.world import IntArray, Shape, indices, pairwise_distances
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,23 @@ class Agent:
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
         return f"{type(self).__name__}({args})"
+
+
+def decision_of(choice: Choice, shape: Shape) -> Decision:
+    """A compiled agent's :data:`~antipolix.agents.memory.Choice` as a :class:`Decision`."""
+    kind, piece, flat, pieces, think, command = choice
+    _, n, m = shape
+    zy, x = divmod(int(flat), m)
+    z, y = divmod(zy, n)
+    order: Order = Pass()
+    if kind == MOVE:
+        order = Move(int(piece), (z, y, x))
+    elif kind == ATTACK:
+        order = Attack([int(p) for p in pieces], (z, y, x))
+    messages: tuple[Command, ...] = ()
+    if command >= 0:
+        messages = (Command.NUL if command == NUL else Command.WAR,)
+    return Decision(order, float(think), messages)
 
 
 def unit_strength(rules: Rules) -> int:

@@ -1,7 +1,9 @@
 """Two built-in scripted players: a random one and a greedy aggressor.
 
 Both decide from their own observation only (R6, R12) and draw every choice from their own
-generator.
+generator. Their decisions are compiled kernels (:func:`random_act`, :func:`greedy_act`), the
+same whether a game runs through :class:`~antipolix.Game` or whole inside compiled code
+(:mod:`antipolix.autoplay`).
 """
 
 from __future__ import annotations
@@ -11,14 +13,38 @@ from typing import Any
 import numpy as np
 
 from antipolix.agents.army import ArmyPolicy, FixedArmy
-from antipolix.agents.base import Agent, Decision, Sight
-from antipolix.events import Combat
-from antipolix.observation import Observation
-from antipolix.orders import Attack, Move, Pass
-from antipolix.pieces import PieceType
-from antipolix.world import IntArray, distances, indices, pairwise_distances
+from antipolix.agents.base import Agent, Decision, decision_of
+from antipolix.agents.memory import Choice, Memory, new_memory
+from antipolix.agents.sight import (
+    Sight,
+    attackers_of,
+    candidate,
+    free_reach,
+    move_boxes,
+    power,
+    sight_k,
+    target_matrix,
+    visible_defence,
+)
+from antipolix.jit import kernel
+from antipolix.observation import (
+    C_ATTACK,
+    C_DEFENCE,
+    C_PLAYER,
+    C_TARGET,
+    Observation,
+    Seen,
+    seen_of,
+)
+from antipolix.pieces import FORTRESS
+from antipolix.reach import cheb
+from antipolix.rules import Rules, Tables
+from antipolix.turn import ATTACK, MOVE, PASS
+from antipolix.world import IntArray
 
 MEMORY = 10  # turns a greedy agent remembers the defence a failed attack revealed
+NONE = -1  # no order (yet): the kind of a Choice a step of a scripted agent did not make
+_NO_PIECES = np.zeros(0, dtype=np.int64)
 
 
 class RandomAgent(Agent):
@@ -38,29 +64,50 @@ class RandomAgent(Agent):
     def params(self) -> dict[str, Any]:
         return {"mean_think": self.mean_think}
 
+    def setup(self, rules: Rules, seat: int, rng: np.random.Generator) -> None:
+        super().setup(rules, seat, rng)
+        self._memory = memory_for(rules)
+
     def act(self, obs: Observation) -> Decision:
-        sight = Sight(self.rules, obs)
-        think = float(self.rng.exponential(self.mean_think))
-        ends = np.cumsum(sight.move_boxes[2])
-        total = int(ends[-1]) if len(ends) else 0
-        enemies = len(sight.enemy)
-        # uniform by rejection: draw among every move candidate, every visible enemy and Pass;
-        # draw again on a move to an occupied cell or an enemy no own piece reaches
-        while True:
-            k = int(self.rng.integers(total + enemies + 1))
-            if k < total:
-                i = int(np.searchsorted(ends, k, side="right"))
-                flat = sight.candidate(i, k - (int(ends[i - 1]) if i else 0))
-                if not sight.occupied[flat]:
-                    return Decision(Move(int(obs.ids[sight.mobile[i]]), sight.cell(flat)), think)
-            elif k < total + enemies:
-                row = int(sight.enemy[k - total])
-                attackers = sight.attackers_of(obs.cells[row])
-                if attackers:
-                    ids = [int(obs.ids[r]) for r in attackers]
-                    return Decision(Attack(ids, sight.cell(sight.flat[row])), think)
-            else:
-                return Decision(Pass(), think)
+        seen = seen_of(obs, self.rules.shape)
+        choice = random_act(self.rules.tables, seen, self._memory, self.mean_think, self.rng)
+        return decision_of(choice, self.rules.shape)
+
+
+def memory_for(rules: Rules) -> Memory:
+    """An empty :class:`Memory` for a game of ``rules``."""
+    p, n, m = rules.shape
+    return new_memory(p * n * m, rules.players)
+
+
+@kernel
+def random_act(
+    t: Tables, seen: Seen, memory: Memory, mean_think: float, rng: np.random.Generator
+) -> Choice:
+    """:class:`RandomAgent`'s decision: uniform by rejection over every move candidate, every
+    visible enemy and Pass; drawn again on a move to an occupied cell or an enemy no own piece
+    reaches."""
+    s = sight_k(t, seen)
+    think = rng.exponential(mean_think)
+    lo, hi, size = move_boxes(s)
+    ends = np.cumsum(size)
+    total = ends[-1] if len(ends) else 0
+    enemies = len(s.enemy)
+    while True:
+        k = rng.integers(0, total + enemies + 1)
+        if k < total:
+            i = np.searchsorted(ends, k, side="right")
+            flat = candidate(s, lo, hi, i, k - (ends[i - 1] if i else 0))
+            if not s.occupied[flat]:
+                return MOVE, int(seen.ids[s.mobile[i]]), flat, _NO_PIECES, think, -1
+        elif k < total + enemies:
+            row = s.enemy[k - total]
+            c = seen.cells[row]
+            attackers = attackers_of(s, c[0], c[1], c[2])
+            if len(attackers):
+                return ATTACK, 0, int(s.flat[row]), seen.ids[attackers], think, -1
+        else:
+            return PASS, 0, 0, _NO_PIECES, think, -1
 
 
 class GreedyAgent(Agent):
@@ -89,129 +136,177 @@ class GreedyAgent(Agent):
     def default_army(self) -> ArmyPolicy:
         return FixedArmy({"army": 3, "hovercraft": 2, "army+invisible": 1})
 
-    def setup(self, rules: Any, seat: int, rng: np.random.Generator) -> None:
+    def setup(self, rules: Rules, seat: int, rng: np.random.Generator) -> None:
         super().setup(rules, seat, rng)
-        self._first_cell: dict[int, int] = {}  # enemy piece id → the first cell it was seen on
-        self._moved: set[int] = set()
-        self._failed: dict[int, tuple[int, int]] = {}  # target id → (turn, defence it showed)
+        self._memory = memory_for(rules)
 
     def act(self, obs: Observation) -> Decision:
-        sight = Sight(self.rules, obs)
-        think = float(self.rng.uniform(0.2, 1.5))
-        self._remember(sight)
-        if not len(sight.enemy):
-            return Decision(Pass(), think)
-        order = (
-            self._guard(sight)
-            or self._best_attack(sight)
-            or self._advance(sight, sight.mobile[sight.mobile != sight.chief])
-            or self._advance(sight, sight.mobile)  # stuck: the chief joins in
-            or self._drift(sight)
-        )
-        return Decision(order or Pass(), think)
+        seen = seen_of(obs, self.rules.shape)
+        choice = greedy_act(self.rules.tables, seen, self._memory, self.rng)
+        return decision_of(choice, self.rules.shape)
 
-    def _remember(self, sight: Sight) -> None:
-        for pid, flat in zip(
-            sight.obs.ids[sight.enemy].tolist(), sight.flat[sight.enemy].tolist(), strict=True
-        ):
-            if self._first_cell.setdefault(pid, flat) != flat:
-                self._moved.add(pid)
-        for event in sight.obs.events:
-            if isinstance(event, Combat) and event.player == self.seat and not event.success:
-                self._failed[event.target] = (sight.obs.turn, event.defence)
 
-    def _score(self, sight: Sight, row: int) -> tuple[int, int]:
-        """Target ranking: (suspected chief, type cost)."""
-        kind = PieceType(int(sight.obs.types[row]))
-        suspect = kind is not PieceType.FORTRESS and int(sight.obs.ids[row]) not in self._moved
-        return int(suspect), self.rules.piece_types.cost(kind)
+@kernel
+def greedy_act(t: Tables, seen: Seen, memory: Memory, rng: np.random.Generator) -> Choice:
+    """:class:`GreedyAgent`'s decision (its steps, in order: guard, attack, advance, drift)."""
+    s = sight_k(t, seen)
+    think = rng.uniform(0.2, 1.5)
+    _remember(s, memory)
+    if not len(s.enemy):
+        return PASS, 0, 0, _NO_PIECES, think, -1
+    hit = target_matrix(s)
+    kind, piece, cell, pieces = _guard(s, t, memory, hit, rng)
+    if kind == NONE:
+        kind, piece, cell, pieces = _winning(s, t, memory, hit, s.enemy)
+    if kind == NONE:
+        kind, piece, cell = _advance(s, _without(s.mobile, s.chief), rng)
+    if kind == NONE:
+        kind, piece, cell = _advance(s, s.mobile, rng)  # stuck: the chief joins in
+    if kind == NONE:
+        kind, piece, cell = _drift(s, rng)
+    if kind == NONE:
+        return PASS, 0, 0, _NO_PIECES, think, -1
+    return kind, piece, cell, pieces, think, -1
 
-    def _winning(self, sight: Sight, rows: IntArray | list[int]) -> list[tuple[Any, Attack]]:
-        out = []
-        for row in rows:
-            attackers = sight.targets.get(int(row))
-            if attackers is None:
-                continue
-            defence = sight.visible_defence(int(row))
-            turn, shown = self._failed.get(int(sight.obs.ids[row]), (-MEMORY, 0))
-            if sight.obs.turn - turn < MEMORY:  # hidden (invisible) defenders seen in combat
-                defence = max(defence, shown)
-            margin = sight.power(attackers) - defence
-            if margin > 0:
-                key = (*self._score(sight, int(row)), margin, -len(attackers))
-                ids = [int(i) for i in sight.obs.ids[attackers]]
-                out.append((key, Attack(ids, sight.cell(sight.flat[row]))))
-        return out
 
-    def _best_attack(self, sight: Sight) -> Attack | None:
-        options = self._winning(sight, list(sight.targets))
-        return max(options, key=lambda o: o[0])[1] if options else None
+@kernel
+def _without(rows: IntArray, row: int) -> IntArray:
+    return rows[rows != row]
 
-    def _guard(self, sight: Sight) -> Move | Attack | None:
-        if sight.chief < 0:
-            return None
-        obs = sight.obs
-        here = obs.cells[sight.chief]
-        gap = distances(obs.cells[sight.enemy], here)
-        threats = sight.enemy[gap <= sight.fields[sight.enemy] + 1]
-        if not len(threats):
-            return None
-        defence = sight.visible_defence(sight.chief)
-        strongest = max(
-            int(sight.strengths[threats[obs.owners[threats] == owner]].sum())
-            for owner in np.unique(obs.owners[threats])
-        )
-        if strongest < defence:
-            return None
-        options = self._winning(sight, threats)
-        if options:
-            return max(options, key=lambda o: o[0])[1]
-        mine = sight.free_reach(sight.chief)
+
+@kernel
+def _remember(s: Sight, memory: Memory) -> None:
+    """Enemy pieces seen to move (so not chiefs), and the defence its failed attacks showed."""
+    seen = s.seen
+    for row in s.enemy:
+        pid, flat = seen.ids[row], s.flat[row]
+        if memory.first_cell[pid] < 0:
+            memory.first_cell[pid] = flat
+        elif memory.first_cell[pid] != flat:
+            memory.moved[pid] = True
+    for c in seen.combats:
+        if c[C_PLAYER] == seen.player and c[C_ATTACK] <= c[C_DEFENCE]:
+            memory.mark_turn[c[C_TARGET]] = seen.turn
+            memory.mark_value[c[C_TARGET]] = c[C_DEFENCE]
+
+
+@kernel
+def _winning(
+    s: Sight, t: Tables, memory: Memory, hit: np.ndarray, rows: IntArray
+) -> tuple[int, int, int, IntArray]:
+    """The best attack the own pieces win on one of ``rows`` (visible enemies), ranked by
+    (suspected chief, target's type cost, margin, fewer attackers), the first of equals."""
+    seen = s.seen
+    best_key = (-1, -1, -1, -1)
+    best_row = -1
+    best = _NO_PIECES
+    for row in rows:
+        j = np.searchsorted(s.enemy, row)
+        attackers = s.mobile[hit[:, j]]
+        if not len(attackers):
+            continue
+        defence = visible_defence(s, t, row)
+        pid = seen.ids[row]
+        if seen.turn - memory.mark_turn[pid] < MEMORY:  # hidden (invisible) defenders seen
+            defence = max(defence, memory.mark_value[pid])
+        margin = power(s, attackers) - defence
+        if margin > 0:
+            kind = seen.types[row]
+            suspect = 1 if kind != FORTRESS and not memory.moved[pid] else 0
+            key = (suspect, int(t.type_cost[kind]), margin, -len(attackers))
+            if best_row < 0 or key > best_key:
+                best_key, best_row, best = key, row, attackers
+    if best_row < 0:
+        return NONE, 0, 0, _NO_PIECES
+    return ATTACK, 0, int(s.flat[best_row]), seen.ids[best]
+
+
+@kernel
+def _nearest(s: Sight, flat: int) -> int:
+    """Distance from flat cell ``flat`` to the nearest visible enemy (R1)."""
+    z, y, x = _cell(s, flat)
+    best = 1 << 30
+    for e in s.enemy:
+        c = s.seen.cells[e]
+        best = min(best, cheb(z, y, x, c[0], c[1], c[2]))
+    return best
+
+
+@kernel
+def _cell(s: Sight, flat: int) -> tuple[int, int, int]:
+    zy, x = divmod(flat, s.dims[2])
+    z, y = divmod(zy, s.dims[1])
+    return z, y, x
+
+
+@kernel
+def _guard(
+    s: Sight, t: Tables, memory: Memory, hit: np.ndarray, rng: np.random.Generator
+) -> tuple[int, int, int, IntArray]:
+    """If the chief is threatened: the best winning attack on a threat, else a move of the
+    chief to the free cell farthest from the enemy (if that is farther than now)."""
+    if s.chief < 0:
+        return NONE, 0, 0, _NO_PIECES
+    seen = s.seen
+    here = seen.cells[s.chief]
+    gap = np.empty(len(s.enemy), dtype=np.int64)
+    for i in range(len(s.enemy)):
+        c = seen.cells[s.enemy[i]]
+        gap[i] = cheb(c[0], c[1], c[2], here[0], here[1], here[2])
+    threats = s.enemy[gap <= s.fields[s.enemy] + 1]
+    if not len(threats):
+        return NONE, 0, 0, _NO_PIECES
+    defence = visible_defence(s, t, s.chief)
+    by_owner = np.zeros(len(t.zones), dtype=np.int64)
+    for row in threats:
+        by_owner[seen.owners[row]] += s.strengths[row]
+    if by_owner.max() < defence:
+        return NONE, 0, 0, _NO_PIECES
+    kind, piece, cell, pieces = _winning(s, t, memory, hit, threats)
+    if kind != NONE:
+        return kind, piece, cell, pieces
+    mine = free_reach(s, s.chief)
+    if not len(mine):
+        return NONE, 0, 0, _NO_PIECES
+    far = np.array([_nearest(s, f) for f in mine])
+    if far.max() <= gap.min():
+        return NONE, 0, 0, _NO_PIECES
+    best = np.flatnonzero(far == far.max())
+    pick = mine[best[rng.integers(0, len(best))]]
+    return MOVE, int(seen.ids[s.chief]), int(pick), _NO_PIECES
+
+
+@kernel
+def _drift(s: Sight, rng: np.random.Generator) -> tuple[int, int, int]:
+    """Still stuck (no winning attack, nobody can get nearer): a random non-chief piece steps
+    to a random free cell no farther from the enemy, so stand-offs do not last."""
+    movers = _without(s.mobile, s.chief)
+    if not len(movers):
+        return NONE, 0, 0
+    row = movers[rng.integers(0, len(movers))]
+    mine = free_reach(s, row)
+    if not len(mine):
+        return NONE, 0, 0
+    now = _nearest(s, s.flat[row])
+    keep = mine[np.array([_nearest(s, f) for f in mine]) <= now]
+    if not len(keep):
+        return NONE, 0, 0
+    return MOVE, int(s.seen.ids[row]), int(keep[rng.integers(0, len(keep))])
+
+
+@kernel
+def _advance(s: Sight, movers: IntArray, rng: np.random.Generator) -> tuple[int, int, int]:
+    """The mover nearest an enemy that can get nearer moves to the free cell nearest one."""
+    if not len(movers):
+        return NONE, 0, 0
+    now = np.array([_nearest(s, s.flat[r]) for r in movers])
+    for i in np.argsort(now, kind="mergesort"):  # the piece nearest an enemy first
+        mine = free_reach(s, movers[i])
         if not len(mine):
-            return None
-        cells = np.stack(np.unravel_index(mine, sight.shape), axis=1)
-        far = pairwise_distances(cells, obs.cells[sight.enemy]).min(axis=1)
-        if far.max() <= gap.min():
-            return None
-        best = indices(far == far.max())
-        pick = int(mine[best[int(self.rng.integers(len(best)))]])
-        return Move(int(obs.ids[sight.chief]), sight.cell(pick))
-
-    def _drift(self, sight: Sight) -> Move | None:
-        """Still stuck (no winning attack, nobody can get nearer): a random non-chief piece
-        steps to a random free cell no farther from the enemy, so stand-offs do not last."""
-        movers = sight.mobile[sight.mobile != sight.chief]
-        if not len(movers):
-            return None
-        row = int(movers[int(self.rng.integers(len(movers)))])
-        mine = sight.free_reach(row)
-        if not len(mine):
-            return None
-        enemies = sight.obs.cells[sight.enemy]
-        now = int(distances(enemies, sight.obs.cells[row]).min())
-        cells = np.stack(np.unravel_index(mine, sight.shape), axis=1)
-        after = pairwise_distances(cells, enemies).min(axis=1)
-        keep = mine[after <= now]
-        if not len(keep):
-            return None
-        return Move(
-            int(sight.obs.ids[row]), sight.cell(int(keep[int(self.rng.integers(len(keep)))]))
-        )
-
-    def _advance(self, sight: Sight, movers: IntArray) -> Move | None:
-        obs = sight.obs
-        if not len(movers):
-            return None
-        enemies = obs.cells[sight.enemy]
-        now = pairwise_distances(obs.cells[movers], enemies).min(axis=1)
-        for i in np.argsort(now, kind="stable").tolist():  # the piece nearest an enemy first
-            mine = sight.free_reach(int(movers[i]))
-            if not len(mine):
-                continue
-            cells = np.stack(np.unravel_index(mine, sight.shape), axis=1)
-            after = pairwise_distances(cells, enemies).min(axis=1)
-            if after.min() < now[i]:  # then the cell nearest an enemy
-                best = indices(after == after.min())
-                pick = int(mine[best[int(self.rng.integers(len(best)))]])
-                return Move(int(obs.ids[movers[i]]), sight.cell(pick))
-        return None
+            continue
+        after = np.array([_nearest(s, f) for f in mine])
+        if after.min() < now[i]:  # then the cell nearest an enemy
+            best = np.flatnonzero(after == after.min())
+            pick = mine[best[rng.integers(0, len(best))]]
+            return MOVE, int(s.seen.ids[movers[i]]), int(pick)
+    return NONE, 0, 0
