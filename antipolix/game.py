@@ -117,9 +117,8 @@ def game_arrays(
     room for ``pieces`` pieces of which ``teleporters`` teleporters."""
     p, n, m = rules.shape
     keys = PieceNames.from_seed(seed, p * n * m).key_array
-    arrays = new_arrays(rules.shape, rules.players, pieces, teleporters, keys)
-    arrays.living[:] = True
-    return arrays
+    dims = np.array(rules.shape, dtype=np.int64)
+    return new_arrays(dims, rules.players, pieces, teleporters, keys)
 
 
 def generators(

@@ -80,15 +80,17 @@ class Journal(NamedTuple):
     n: IntArray  # (2,)
 
 
+@kernel
 def new_journal(events: int, ids: int) -> Journal:
     return Journal(
-        head=np.zeros((max(events, 1), WIDTH), dtype=np.int64),
-        num=np.zeros((max(events, 1), 2), dtype=np.float64),
-        ids=np.zeros(max(ids, 1), dtype=np.int64),
-        n=np.zeros(2, dtype=np.int64),
+        np.zeros((max(events, 1), WIDTH), dtype=np.int64),
+        np.zeros((max(events, 1), 2), dtype=np.float64),
+        np.zeros(max(ids, 1), dtype=np.int64),
+        np.zeros(2, dtype=np.int64),
     )
 
 
+@kernel
 def journal_for(players: int, pieces: int, listed: int, mail: int) -> Journal:
     """A journal large enough for any turn of a game of ``players`` players and ``pieces``
     pieces placed, whose orders list ``listed`` attackers in all and whose players send

@@ -70,40 +70,45 @@ class Arrays(NamedTuple):
     meta: IntArray  # (META,)
 
 
+@kernel
 def new_arrays(
-    shape: Shape, players: int, capacity: int, teleporters: int, keys: npt.NDArray[np.uint64]
+    dims: IntArray, players: int, capacity: int, teleporters: int, keys: npt.NDArray[np.uint64]
 ) -> Arrays:
-    """Empty state for a board of ``shape``: room for ``capacity`` pieces of which at most
-    ``teleporters`` teleporters (see :func:`grown` for more)."""
-    cells = shape[0] * shape[1] * shape[2]
+    """Empty state for a board of shape ``dims`` ``(P, N, N)``: room for ``capacity`` pieces of
+    which at most ``teleporters`` teleporters (see :func:`grown` for more); every player
+    living."""
+    cells = dims[0] * dims[1] * dims[2]
     cap, tcap = max(capacity, 1), max(teleporters, 1)
     meta = np.zeros(META, dtype=np.int64)
     meta[WINNER] = meta[REASON] = -1
-    meta[HALF] = (max(1, (cells - 1).bit_length()) + 1) // 2
+    bits = 1
+    while (1 << bits) < cells:  # bits to number the cells (at least 1)
+        bits += 1
+    meta[HALF] = (bits + 1) // 2
     return Arrays(
-        dims=np.array(shape, dtype=np.int64),
-        grid=np.full(cells, -1, dtype=np.int32),
-        owner=np.zeros(cap, dtype=np.int8),
-        kind=np.zeros(cap, dtype=np.int8),
-        trait=np.zeros(cap, dtype=np.int8),
-        pos=np.zeros((cap, 3), dtype=np.int64),
-        alive=np.zeros(cap, dtype=np.bool_),
-        ids=np.zeros(cap, dtype=np.int64),
-        rows=np.full(cells, -1, dtype=np.int64),
-        chief=np.full(players, -1, dtype=np.int64),
-        spent=np.zeros(players, dtype=np.int64),
-        net_ok=np.zeros(players + 1, dtype=np.bool_),
-        net_n=np.zeros(players + 1, dtype=np.int64),
-        net_cells=np.zeros((players + 1, tcap, 3), dtype=np.int64),
-        net_labels=np.zeros((players + 1, tcap), dtype=np.int64),
-        living=np.zeros(players, dtype=np.bool_),
-        nul=np.zeros(players, dtype=np.bool_),
-        elim=np.zeros(players, dtype=np.int64),
-        timers=np.zeros(players, dtype=np.float64),
-        arrived=np.zeros(players, dtype=np.bool_),
-        clock=np.zeros(1, dtype=np.float64),
-        keys=keys,
-        meta=meta,
+        dims.copy(),
+        np.full(cells, -1, dtype=np.int32),
+        np.zeros(cap, dtype=np.int8),
+        np.zeros(cap, dtype=np.int8),
+        np.zeros(cap, dtype=np.int8),
+        np.zeros((cap, 3), dtype=np.int64),
+        np.zeros(cap, dtype=np.bool_),
+        np.zeros(cap, dtype=np.int64),
+        np.full(cells, -1, dtype=np.int64),
+        np.full(players, -1, dtype=np.int64),
+        np.zeros(players, dtype=np.int64),
+        np.zeros(players + 1, dtype=np.bool_),
+        np.zeros(players + 1, dtype=np.int64),
+        np.zeros((players + 1, tcap, 3), dtype=np.int64),
+        np.zeros((players + 1, tcap), dtype=np.int64),
+        np.ones(players, dtype=np.bool_),
+        np.zeros(players, dtype=np.bool_),
+        np.zeros(players, dtype=np.int64),
+        np.zeros(players, dtype=np.float64),
+        np.zeros(players, dtype=np.bool_),
+        np.zeros(1, dtype=np.float64),
+        keys.copy(),
+        meta,
     )
 
 

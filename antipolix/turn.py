@@ -74,15 +74,16 @@ class Submissions(NamedTuple):
     mail_start: IntArray  # (players + 1,)
 
 
-def submissions(players: int, listed: int = 0, mail: int = 0) -> Submissions:
+@kernel
+def submissions(players: int, listed: int, mail: int) -> Submissions:
     """Empty submissions (every order a pass, no message) with room for ``listed``
     attackers and ``mail`` messages."""
     return Submissions(
-        orders=np.zeros((players, 5), dtype=np.int64),
-        listed=np.zeros(max(listed, 1), dtype=np.int64),
-        times=np.zeros(players, dtype=np.float64),
-        mail=np.zeros((max(mail, 1), 2), dtype=np.int64),
-        mail_start=np.zeros(players + 1, dtype=np.int64),
+        np.zeros((players, 5), dtype=np.int64),
+        np.zeros(max(listed, 1), dtype=np.int64),
+        np.zeros(players, dtype=np.float64),
+        np.zeros((max(mail, 1), 2), dtype=np.int64),
+        np.zeros(players + 1, dtype=np.int64),
     )
 
 

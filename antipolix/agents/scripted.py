@@ -21,11 +21,12 @@ from antipolix.agents.sight import (
     candidate,
     free_reach,
     move_boxes,
-    power,
+    nearest,
     sight_k,
     target_matrix,
     visible_defence,
 )
+from antipolix.combat import defence_k
 from antipolix.jit import kernel
 from antipolix.observation import (
     C_ATTACK,
@@ -37,7 +38,6 @@ from antipolix.observation import (
     seen_of,
 )
 from antipolix.pieces import FORTRESS
-from antipolix.reach import cheb
 from antipolix.rules import Rules, Tables
 from antipolix.turn import ATTACK, MOVE, PASS
 from antipolix.world import IntArray
@@ -197,19 +197,22 @@ def _winning(
     """The best attack the own pieces win on one of ``rows`` (visible enemies), ranked by
     (suspected chief, target's type cost, margin, fewer attackers), the first of equals."""
     seen = s.seen
+    strengths, owners, cells = s.strengths, seen.owners, seen.cells
+    enemy, mobile = s.enemy, s.mobile
+    defence_all = t.defence_all
     best_key = (-1, -1, -1, -1)
     best_row = -1
     best = _NO_PIECES
     for row in rows:
-        j = np.searchsorted(s.enemy, row)
-        attackers = s.mobile[hit[:, j]]
+        j = np.searchsorted(enemy, row)
+        attackers = mobile[hit[:, j]]
         if not len(attackers):
             continue
-        defence = visible_defence(s, t, row)
+        defence = defence_k(strengths, owners, cells, row, defence_all)  # as far as it sees
         pid = seen.ids[row]
         if seen.turn - memory.mark_turn[pid] < MEMORY:  # hidden (invisible) defenders seen
             defence = max(defence, memory.mark_value[pid])
-        margin = power(s, attackers) - defence
+        margin = strengths[attackers].sum() - defence
         if margin > 0:
             kind = seen.types[row]
             suspect = 1 if kind != FORTRESS and not memory.moved[pid] else 0
@@ -222,21 +225,15 @@ def _winning(
 
 
 @kernel
-def _nearest(s: Sight, flat: int) -> int:
-    """Distance from flat cell ``flat`` to the nearest visible enemy (R1)."""
-    z, y, x = _cell(s, flat)
-    best = 1 << 30
-    for e in s.enemy:
-        c = s.seen.cells[e]
-        best = min(best, cheb(z, y, x, c[0], c[1], c[2]))
-    return best
-
-
-@kernel
-def _cell(s: Sight, flat: int) -> tuple[int, int, int]:
-    zy, x = divmod(flat, s.dims[2])
-    z, y = divmod(zy, s.dims[1])
-    return z, y, x
+def _nearest(s: Sight, flats: IntArray) -> IntArray:
+    """Per flat cell, the distance to the nearest visible enemy (R1)."""
+    out = np.empty(len(flats), dtype=np.int64)
+    n, m = s.dims[1], s.dims[2]
+    for i in range(len(flats)):
+        zy, x = divmod(flats[i], m)
+        z, y = divmod(zy, n)
+        out[i] = nearest(s.enemy_cells, z, y, x)
+    return out
 
 
 @kernel
@@ -251,8 +248,8 @@ def _guard(
     here = seen.cells[s.chief]
     gap = np.empty(len(s.enemy), dtype=np.int64)
     for i in range(len(s.enemy)):
-        c = seen.cells[s.enemy[i]]
-        gap[i] = cheb(c[0], c[1], c[2], here[0], here[1], here[2])
+        c = s.enemy_cells[i]
+        gap[i] = max(abs(c[0] - here[0]), abs(c[1] - here[1]), abs(c[2] - here[2]))
     threats = s.enemy[gap <= s.fields[s.enemy] + 1]
     if not len(threats):
         return NONE, 0, 0, _NO_PIECES
@@ -268,7 +265,7 @@ def _guard(
     mine = free_reach(s, s.chief)
     if not len(mine):
         return NONE, 0, 0, _NO_PIECES
-    far = np.array([_nearest(s, f) for f in mine])
+    far = _nearest(s, mine)
     if far.max() <= gap.min():
         return NONE, 0, 0, _NO_PIECES
     best = np.flatnonzero(far == far.max())
@@ -287,8 +284,8 @@ def _drift(s: Sight, rng: np.random.Generator) -> tuple[int, int, int]:
     mine = free_reach(s, row)
     if not len(mine):
         return NONE, 0, 0
-    now = _nearest(s, s.flat[row])
-    keep = mine[np.array([_nearest(s, f) for f in mine]) <= now]
+    now = _nearest(s, s.flat[row : row + 1])[0]
+    keep = mine[_nearest(s, mine) <= now]
     if not len(keep):
         return NONE, 0, 0
     return MOVE, int(s.seen.ids[row]), int(keep[rng.integers(0, len(keep))])
@@ -299,12 +296,12 @@ def _advance(s: Sight, movers: IntArray, rng: np.random.Generator) -> tuple[int,
     """The mover nearest an enemy that can get nearer moves to the free cell nearest one."""
     if not len(movers):
         return NONE, 0, 0
-    now = np.array([_nearest(s, s.flat[r]) for r in movers])
+    now = _nearest(s, s.flat[movers])
     for i in np.argsort(now, kind="mergesort"):  # the piece nearest an enemy first
         mine = free_reach(s, movers[i])
         if not len(mine):
             continue
-        after = np.array([_nearest(s, f) for f in mine])
+        after = _nearest(s, mine)
         if after.min() < now[i]:  # then the cell nearest an enemy
             best = np.flatnonzero(after == after.min())
             pick = mine[best[rng.integers(0, len(best))]]

@@ -46,6 +46,7 @@ class Sight(NamedTuple):
     mobile: IntArray  # rows of own pieces that move (field > 0)
     near: BoolArray  # per mobile piece: within radius 1 of an own teleporter (R5)
     scratch: BoolArray  # a board of False, for reach (left False)
+    enemy_cells: IntArray  # (E, 3) the cells of the visible enemy pieces, in ``enemy`` order
 
 
 @kernel
@@ -85,7 +86,7 @@ def sight_k(t: Tables, seen: Seen) -> Sight:
     scratch = np.zeros(len(occupied), dtype=np.bool_)
     return Sight(
         seen, dims, flat, own, enemy, strengths, fields, occupied, tcells, tlabels, chief,
-        mobile, near, scratch,
+        mobile, near, scratch, seen.cells[enemy],
     )  # fmt: skip
 
 
@@ -125,23 +126,60 @@ def reaches(s: Sight, row: int, z: int, y: int, x: int) -> bool:
 
 
 @kernel
+def reach_matrix(s: Sight, cells: IntArray) -> BoolArray:
+    """``[i, j]``: does own mobile piece ``mobile[i]`` reach ``cells[j]`` (``(k, 3)``)? (R5)
+
+    (Hot: the Sight's arrays are taken out once, not passed to a helper per pair.)"""
+    own_cells, fields, tcells, near = s.seen.cells, s.fields, s.tcells, s.near
+    hit = np.zeros((len(s.mobile), len(cells)), dtype=np.bool_)
+    chosen = np.zeros(len(tcells), dtype=np.bool_)
+    for i in range(len(s.mobile)):
+        c = own_cells[s.mobile[i]]
+        move = fields[s.mobile[i]]
+        if near[i]:
+            destinations_k(c[0], c[1], c[2], tcells, s.tlabels, chosen)
+        for j in range(len(cells)):
+            e = cells[j]
+            d = max(abs(c[0] - e[0]), abs(c[1] - e[1]), abs(c[2] - e[2]))
+            if d == 0:
+                continue
+            if d <= move:
+                hit[i, j] = True
+            elif near[i]:
+                for u in range(len(tcells)):
+                    if chosen[u]:
+                        du = max(
+                            abs(tcells[u, 0] - e[0]), abs(tcells[u, 1] - e[1]),
+                            abs(tcells[u, 2] - e[2]),
+                        )  # fmt: skip
+                        if 1 <= du <= move:
+                            hit[i, j] = True
+                            break
+    return hit
+
+
+@kernel
 def attackers_of(s: Sight, z: int, y: int, x: int) -> IntArray:
     """Rows of the own mobile pieces that reach cell ``(z, y, x)``, in row order."""
-    hit = np.zeros(len(s.mobile), dtype=np.bool_)
-    for i in range(len(s.mobile)):
-        hit[i] = reaches(s, s.mobile[i], z, y, x)
-    return s.mobile[hit]
+    cell = np.empty((1, 3), dtype=np.int64)
+    cell[0, 0], cell[0, 1], cell[0, 2] = z, y, x
+    return s.mobile[reach_matrix(s, cell)[:, 0]]
 
 
 @kernel
 def target_matrix(s: Sight) -> BoolArray:
     """``[i, j]``: does own mobile piece ``mobile[i]`` reach visible enemy ``enemy[j]``? (R5)"""
-    hit = np.zeros((len(s.mobile), len(s.enemy)), dtype=np.bool_)
-    for j in range(len(s.enemy)):
-        c = s.seen.cells[s.enemy[j]]
-        for i in range(len(s.mobile)):
-            hit[i, j] = reaches(s, s.mobile[i], c[0], c[1], c[2])
-    return hit
+    return reach_matrix(s, s.enemy_cells)
+
+
+@kernel
+def nearest(cells: IntArray, z: int, y: int, x: int) -> int:
+    """R1 distance from ``(z, y, x)`` to the nearest of ``cells`` (``(k, 3)``, k > 0)."""
+    best = 1 << 40
+    for i in range(len(cells)):
+        d = max(abs(cells[i, 0] - z), abs(cells[i, 1] - y), abs(cells[i, 2] - x))
+        best = min(best, d)
+    return int(best)
 
 
 @kernel

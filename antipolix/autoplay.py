@@ -1,0 +1,316 @@
+"""Whole games inside compiled code: every seat a built-in agent, placement to result.
+
+The mass-simulation path. :func:`play_games` plays a batch of games in one compiled call: it
+prepares each game in Python as :func:`antipolix.play.play_game` would (the seed's generators,
+R12; each seat's army from its policy, R3, checked), then one kernel places the armies and plays
+every turn, each seat's decision from its own observation (R6) by its compiled agent, each turn
+resolved by :func:`antipolix.turn.play_turn_k`. The games are the same, bit for bit, as through
+:class:`~antipolix.Game` with the same agents.
+
+A game whose armies the engine would refuse is not played here: :func:`play_games` reports it
+(``None``), and the caller plays it through :func:`~antipolix.play.play_game`, which names the
+problem.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+import numpy.typing as npt
+from numba.typed import List
+
+from antipolix.agents.army import checked_army
+from antipolix.agents.base import Agent
+from antipolix.agents.builtin import act_k, compiled_seat
+from antipolix.agents.memory import COUNTERS, NEVER, Memory
+from antipolix.armies import Zone
+from antipolix.end import REASONS, GameResult
+from antipolix.errors import AntipolixError
+from antipolix.game import generators
+from antipolix.ids import PieceNames
+from antipolix.jit import kernel
+from antipolix.journal import clear, journal_for
+from antipolix.observation import seen_k
+from antipolix.pieces import TELEPORTER, ArmyItem
+from antipolix.placement import free_cell, put
+from antipolix.rules import Rules, Tables
+from antipolix.state import COUNT, N_ELIM, PHASE, REASON, TURN, WINNER, Arrays, new_arrays
+from antipolix.turn import ATTACK, MOVE, PLAYING, over, play_turn_k, submissions
+from antipolix.world import IntArray
+
+HIDDEN_TURNS = 16  # turns of attacks by unseen pieces an agent's memory has room for
+
+
+def compiled(agents: Sequence[Agent]) -> bool:
+    """Can a game with these agents (one per seat) run whole in compiled code?"""
+    return all(compiled_seat(a) is not None for a in agents)
+
+
+@dataclass(frozen=True)
+class Played:
+    """One game played by :func:`play_games`: its result, per seat the army placed (R3), and
+    the living pieces and their cost at the end; ``seconds`` of wall time."""
+
+    result: GameResult
+    armies: tuple[tuple[ArmyItem, ...], ...]
+    pieces_left: tuple[int, ...]
+    cost_left: tuple[int, ...]
+    seconds: float
+
+
+@dataclass
+class _Batch:
+    """The games of one call, as the kernel takes them (one row per game)."""
+
+    keys: list[npt.NDArray[np.uint64]]
+    items: list[list[list[tuple[int, int]]]]
+    codes: list[list[tuple[int, float, float]]]
+    rngs: list[np.random.Generator]
+    armies: list[tuple[tuple[ArmyItem, ...], ...]]
+
+
+def play_games(
+    rules: Rules, games: Sequence[tuple[Sequence[Agent], np.random.SeedSequence]]
+) -> list[Played | None]:
+    """Play each ``(agents, seed)`` game (one built-in agent per seat, :func:`compiled`) in one
+    compiled call; None for a game whose armies the engine would refuse (play it through
+    :func:`antipolix.play.play_game` to learn why)."""
+    batch = _Batch([], [], [], [], [])
+    index: list[int | None] = []
+    for agents, seed in games:
+        g = len(batch.keys)
+        index.append(g if _prepare(rules, agents, seed, batch) else None)
+    n, players = len(batch.keys), rules.players
+    out = np.zeros((n, 3 + 3 * players), dtype=np.int64)
+    seconds = np.zeros(n, dtype=np.float64)
+    if n:
+        longest = max(len(seat) for game in batch.items for seat in game)
+        items = np.zeros((n, players, max(longest, 1), 2), dtype=np.int64)
+        counts = np.zeros((n, players), dtype=np.int64)
+        params = np.zeros((n, players, 3), dtype=np.float64)
+        for g in range(n):
+            for seat in range(players):
+                army = batch.items[g][seat]
+                counts[g, seat] = len(army)
+                items[g, seat, : len(army)] = army
+                params[g, seat] = batch.codes[g][seat]
+        play_games_k(
+            rules.tables, np.stack(batch.keys), items, counts, params, List(batch.rngs), out,
+            seconds,
+        )  # fmt: skip
+    return [None if g is None else _played(rules, batch, out[g], seconds[g], g) for g in index]
+
+
+def _prepare(
+    rules: Rules, agents: Sequence[Agent], seed: np.random.SeedSequence, batch: _Batch
+) -> bool:
+    """Add one game to ``batch`` as :func:`antipolix.play.play_game` would set it up (R12: the
+    seed's generators; R3: each seat's army from its policy and generator); False if the
+    engine would refuse an army."""
+    engine, placement, agent_seeds, names = generators(rules, seed)
+    p, n, m = rules.shape
+    rngs = [np.random.Generator(np.random.PCG64(s)) for s in agent_seeds]
+    armies: list[tuple[ArmyItem, ...]] = []
+    try:
+        free = p * n * m
+        for seat, agent in enumerate(agents):
+            army = checked_army(rules, seat, agent.army_policy.choose(rules, rngs[seat]))
+            rules.check_army(seat, army)
+            room = free if rules.home_zones is None else _volume(rules.home_zones[seat])
+            if len(army) > room:
+                return False
+            free -= len(army)
+            armies.append(tuple(army))
+    except AntipolixError:
+        return False
+    batch.keys.append(PieceNames.from_seed(names, p * n * m).key_array)
+    batch.items.append([[(int(k), int(t)) for k, t in army] for army in armies])
+    codes = [compiled_seat(a) for a in agents]
+    batch.codes.append([c for c in codes if c is not None])
+    batch.rngs.extend([engine, placement, *rngs])
+    batch.armies.append(tuple(armies))
+    return True
+
+
+def _volume(zone: Zone) -> int:
+    return int(np.prod(np.subtract(zone.hi, zone.lo)))
+
+
+def _played(rules: Rules, batch: _Batch, row: IntArray, seconds: float, g: int) -> Played:
+    players = rules.players
+    winner, reason, turns = (int(v) for v in row[:3])
+    elim = tuple(int(p) for p in row[3 : 3 + players] if p >= 0)
+    return Played(
+        GameResult(None if winner < 0 else winner, REASONS[reason], turns, elim),
+        batch.armies[g],
+        tuple(int(v) for v in row[3 + players : 3 + 2 * players]),
+        tuple(int(v) for v in row[3 + 2 * players :]),
+        float(seconds),
+    )
+
+
+# -- the kernels -----------------------------------------------------------------------------------
+
+
+@kernel
+def play_games_k(
+    t: Tables,
+    keys: npt.NDArray[np.uint64],
+    items: IntArray,
+    counts: IntArray,
+    params: npt.NDArray[np.float64],
+    rngs: List[np.random.Generator],
+    out: IntArray,
+    seconds: npt.NDArray[np.float64],
+) -> None:
+    """Play game ``g`` for every row: identifier keys ``keys[g]``, seat ``p``'s army
+    ``items[g, p, :counts[g, p]]`` (type, trait), its agent ``params[g, p]`` (code and two
+    parameters), generators ``rngs[g * (2 + players):]`` (engine, placement, one per seat).
+    Writes ``out[g]``: winner, reason, turns, elimination order (-1 padded), living pieces and
+    their cost per seat; ``seconds[g]``: the game's wall time."""
+    players = t.players
+    for g in range(len(keys)):
+        with numba.objmode(began="float64"):
+            began = time.perf_counter()
+        base = g * (2 + players)
+        a = _placed(t, keys[g], items[g], counts[g], rngs[base + 1])
+        _play(a, t, params[g], rngs, base)
+        _summary(a, t, out[g])
+        with numba.objmode(ended="float64"):
+            ended = time.perf_counter()
+        seconds[g] = ended - began
+
+
+@kernel
+def _placed(
+    t: Tables,
+    keys: npt.NDArray[np.uint64],
+    items: IntArray,
+    counts: IntArray,
+    rng: np.random.Generator,
+) -> Arrays:
+    """A game with every army placed in seat order, each piece on a random free cell of its
+    zone (R3), and started (R7: the timers set)."""
+    pieces = counts.sum()
+    teleporters = 0
+    for seat in range(t.players):
+        for i in range(counts[seat]):
+            if items[seat, i, 1] == TELEPORTER:
+                teleporters += 1
+    a = new_arrays(t.shape, t.players, pieces, teleporters, keys)
+    for seat in range(t.players):
+        for i in range(counts[seat]):
+            put(a, t, seat, items[seat, i, 0], items[seat, i, 1], free_cell(a, t, seat, rng))
+    if t.timers:
+        a.timers[:] = t.initial_timer
+    a.meta[PHASE] = PLAYING
+    return a
+
+
+@kernel
+def _memories(t: Tables, cells: int) -> tuple[IntArray, ...]:
+    """Every seat's :class:`Memory` arrays, one row per seat."""
+    players = t.players
+    return (
+        np.full((players, cells), -1, dtype=np.int64),
+        np.zeros((players, cells), dtype=np.bool_),
+        np.full((players, cells), -1, dtype=np.int64),
+        np.full((players, cells), NEVER, dtype=np.int64),
+        np.zeros((players, cells), dtype=np.int64),
+        np.zeros((players, HIDDEN_TURNS * players + players, 3), dtype=np.int64),
+        np.zeros((players, COUNTERS), dtype=np.int64),
+    )
+
+
+@kernel
+def _play(
+    a: Arrays,
+    t: Tables,
+    params: npt.NDArray[np.float64],
+    rngs: List[np.random.Generator],
+    base: int,
+) -> None:
+    """Play the placed game ``a`` to its end: each turn, every living seat's decision from its
+    observation and memory, then the turn (R4, R7)."""
+    players = t.players
+    first, moved, kinds, mark_turn, mark_value, hidden, counters = _memories(t, len(a.grid))
+    pieces = a.meta[COUNT]
+    j = journal_for(players, pieces, pieces, players)
+    s = submissions(players, pieces, players)
+    engine = rngs[base]
+    while not over(a):
+        listed, mail = 0, 0
+        for seat in range(players):
+            s.mail_start[seat] = mail
+            s.orders[seat, 0] = 0
+            if not a.living[seat]:
+                continue
+            memory = Memory(
+                first[seat], moved[seat], kinds[seat], mark_turn[seat], mark_value[seat],
+                hidden[seat], counters[seat],
+            )  # fmt: skip
+            seen = seen_k(a, j, seat)
+            kind, piece, cell, ids, think, command = act_k(
+                int(params[seat, 0]), t, seen, memory, params[seat, 1:], rngs[base + 2 + seat]
+            )
+            _check(a, seat, kind, piece, cell, ids, think)
+            s.orders[seat, 0], s.orders[seat, 1], s.orders[seat, 2] = kind, piece, cell
+            s.orders[seat, 3], s.orders[seat, 4] = listed, listed + len(ids)
+            s.listed[listed : listed + len(ids)] = ids
+            listed += len(ids)
+            s.times[seat] = think
+            if command >= 0:
+                s.mail[mail, 0], s.mail[mail, 1] = command, 0
+                mail += 1
+        s.mail_start[players] = mail
+        clear(j)
+        play_turn_k(a, t, engine, s, j)
+
+
+@kernel
+def _check(
+    a: Arrays, seat: int, kind: int, piece: int, cell: int, ids: IntArray, think: float
+) -> None:
+    """What :meth:`antipolix.Game.check_submission` checks, for a built-in agent's decision: own
+    living pieces, each once; a cell on the board; a finite think time >= 0 (R4, R7)."""
+    cells = len(a.grid)
+    ok = 0 <= cell < cells and np.isfinite(think) and think >= 0
+    if kind == MOVE:
+        ok = ok and _own(a, seat, piece)
+    elif kind == ATTACK:
+        ok = ok and len(ids) > 0
+        for i in range(len(ids)):
+            ok = ok and _own(a, seat, ids[i])
+            for k in range(i):
+                ok = ok and ids[k] != ids[i]
+    if not ok:
+        raise ValueError("a built-in agent gave an order the engine refuses")
+
+
+@kernel
+def _own(a: Arrays, seat: int, pid: int) -> bool:
+    if pid < 0 or pid >= len(a.rows):
+        return False
+    row = a.rows[pid]
+    return bool(row >= 0 and a.alive[row] and a.owner[row] == seat)
+
+
+@kernel
+def _summary(a: Arrays, t: Tables, out: IntArray) -> None:
+    """winner, reason, turns, elimination order, living pieces and their cost per seat."""
+    players = t.players
+    out[0], out[1], out[2] = a.meta[WINNER], a.meta[REASON], a.meta[TURN]
+    out[3 : 3 + players] = -1
+    out[3 : 3 + a.meta[N_ELIM]] = a.elim[: a.meta[N_ELIM]]
+    left = out[3 + players : 3 + 2 * players]
+    cost = out[3 + 2 * players :]
+    left[:] = 0
+    cost[:] = 0
+    for row in range(a.meta[COUNT]):
+        if a.alive[row]:
+            left[a.owner[row]] += 1
+            cost[a.owner[row]] += t.cost[a.kind[row], a.trait[row]]
