@@ -26,7 +26,7 @@ from numba.typed import List
 from antipolix.agents.army import checked_army
 from antipolix.agents.base import Agent
 from antipolix.agents.builtin import act_k, compiled_seat
-from antipolix.agents.memory import COUNTERS, NEVER, Memory
+from antipolix.agents.memory import COUNTERS, NEVER, make_memory
 from antipolix.armies import Zone
 from antipolix.end import REASONS, GameResult
 from antipolix.errors import AntipolixError
@@ -99,9 +99,15 @@ def play_games(
                 items[g, seat, : len(army)] = army
                 params[g, seat] = batch.codes[g][seat]
         play_games_k(
-            rules.tables, np.stack(batch.keys), items, counts, params, List(batch.rngs), out,
+            rules.tables,
+            np.stack(batch.keys),
+            items,
+            counts,
+            params,
+            List(batch.rngs),
+            out,
             seconds,
-        )  # fmt: skip
+        )
     return [None if g is None else _played(rules, batch, out[g], seconds[g], g) for g in index]
 
 
@@ -249,10 +255,15 @@ def _play(
             s.orders[seat, 0] = 0
             if not a.living[seat]:
                 continue
-            memory = Memory(
-                first[seat], moved[seat], kinds[seat], mark_turn[seat], mark_value[seat],
-                hidden[seat], counters[seat],
-            )  # fmt: skip
+            memory = make_memory(
+                first[seat],
+                moved[seat],
+                kinds[seat],
+                mark_turn[seat],
+                mark_value[seat],
+                hidden[seat],
+                counters[seat],
+            )
             seen = seen_k(a, j, seat)
             kind, piece, cell, ids, think, command = act_k(
                 int(params[seat, 0]), t, seen, memory, params[seat, 1:], rngs[base + 2 + seat]

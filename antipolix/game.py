@@ -47,6 +47,7 @@ from antipolix.errors import (
 )
 from antipolix.events import Event
 from antipolix.ids import PieceNames
+from antipolix.jit import packed
 from antipolix.messages import Command, Delivered, Message
 from antipolix.messages import normalise as normalise_message
 from antipolix.observation import Observation, observe_k
@@ -157,11 +158,23 @@ class Game:
         self._rng, self._placement_rng, self._agent_seeds, names = generators(rules, self.seed)
         self._tables = rules.tables
         self.board = Board(rules.shape, game_arrays(rules, names, 16, 4))
+        self._state = packed(self.board.arrays)  # the same arrays, as the kernels take them
         self._teleporters = 0
         self._inbox: dict[int, list[Delivered]] = {p: [] for p in range(rules.players)}
         # the last turn's events with their audiences (None: everyone), worked out once a turn
         self._last_events: tuple[tuple[frozenset[int] | None, Event], ...] = ()
         self._result: GameResult | None = None
+
+    def __getstate__(self) -> dict[str, object]:
+        """For copies and pickles: the arrays are copied, their compiled records made anew."""
+        state = dict(self.__dict__)
+        del state["_state"], state["_tables"]
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._tables = self.rules.tables
+        self._state = packed(self.board.arrays)
 
     def __repr__(self) -> str:
         return (
@@ -244,7 +257,7 @@ class Game:
     def reach(self, pid: int) -> set[Cell]:
         """R5: cells piece ``pid`` reaches now, occupancy ignored (its own cell excluded)."""
         row = self._living_row(pid)
-        flat = turn.reach_of(self.arrays, self._tables, row)
+        flat = turn.reach_of(self._state, self._tables, row)
         z, y, x = np.unravel_index(flat, self.rules.shape)
         return set(zip(z.tolist(), y.tolist(), x.tolist(), strict=True))
 
@@ -252,12 +265,12 @@ class Game:
         """R5: does piece ``pid`` reach ``cell`` now (occupancy ignored)?"""
         row = self._living_row(pid)
         target = as_cell(self.rules.shape, cell)
-        return bool(turn.reaches(self.arrays, self._tables, row, self._flat(target)))
+        return bool(turn.reaches(self._state, self._tables, row, self._flat(target)))
 
     def attack_power(self, pieces: Sequence[int]) -> int:
         """R8: summed strength of the listed pieces that can attack (living, not fortresses)."""
         rows = np.unique(np.array([self._row(p) for p in pieces], dtype=np.int64))
-        return int(attack_power_k(self.arrays, self._tables, rows))
+        return int(attack_power_k(self._state, self._tables, rows))
 
     def defence_power(self, cell: Cell) -> int:
         """R8: defence of the piece on ``cell`` (its strength and its neighbours')."""
@@ -265,7 +278,7 @@ class Game:
         row = self.board.at(target)
         if row < 0:
             raise EmptyCellError(f"no piece on {target}: nothing to defend")
-        return int(defence_at(self.arrays, self._tables, row))
+        return int(defence_at(self._state, self._tables, row))
 
     def is_legal(self, player: int, order: Order) -> bool:
         """Would ``order`` by ``player`` be accepted if it were resolved now (R4)?"""
@@ -275,7 +288,7 @@ class Game:
             order = normalise_order(player, order, self.board)
         except AntipolixError:
             return False
-        a, t = self.arrays, self._tables
+        a, t = self._state, self._tables
         if isinstance(order, Move):
             return turn.move_problem(a, t, player, order.piece, self._flat(order.cell))[0] < 0
         if isinstance(order, Attack):
@@ -289,7 +302,7 @@ class Game:
         """R6, R12: what ``player`` may know now."""
         player = self._player(player)
         a = self.arrays
-        ids, owners, types, traits, cells = observe_k(a, player)
+        ids, owners, types, traits, cells = observe_k(self._state, player)
         board = self.board
 
         def hidden(pid: int) -> bool:  # another player's invisible piece (R6)
@@ -421,7 +434,9 @@ class Game:
         log = journal.journal_for(
             self.rules.players, self.board.count, len(submitted.listed), len(submitted.mail)
         )
-        schedule = turn.play_turn_k(self.arrays, self._tables, self._rng, submitted, log)
+        schedule = turn.play_turn_k(
+            self._state, self._tables, self._rng, packed(submitted), packed(log)
+        )
         events = journal.decode(log, self.rules.shape, normal, mail, lambda: self.result)
         for box in self._inbox.values():
             box.clear()
@@ -580,7 +595,7 @@ class Game:
             raise PlacementError(
                 f"player {p}: unknown piece type or trait {kind!r}, {trait!r}"
             ) from None
-        free = int(free_cells(self.arrays, self._tables, p))
+        free = int(free_cells(self._state, self._tables, p))
         if count > free:
             where = "its zone" if self.rules.zones else "the board"
             raise ZoneFullError(
@@ -610,11 +625,13 @@ class Game:
         return (cell[0] * n + cell[1]) * m + cell[2]
 
     def _free_cell(self, player: int) -> int:
-        return int(free_cell(self.arrays, self._tables, player, self._placement_rng))
+        return int(free_cell(self._state, self._tables, player, self._placement_rng))
 
     def _put(self, player: int, kind: PieceType, trait: Trait, at: int) -> int:
         board = self.board
         teleporters = self._teleporters + (trait is Trait.TELEPORTER)
-        board.arrays = grown(board.arrays, board.count + 1, teleporters)
+        more = grown(board.arrays, board.count + 1, teleporters)
+        if more is not board.arrays:
+            board.arrays, self._state = more, packed(more)
         self._teleporters = teleporters
-        return int(put(board.arrays, self._tables, player, int(kind), int(trait), at))
+        return int(put(self._state, self._tables, player, int(kind), int(trait), at))

@@ -1,4 +1,5 @@
-"""The compiler of the rules' kernels: numba, in nopython mode, its machine code cached on disk.
+"""The compiler of the rules' kernels: numba, in nopython mode, its machine code cached on disk;
+and the records kernels pass around.
 
 Every kernel of the package is a plain Python function over numbers and numpy arrays decorated
 with :func:`kernel`: the first call in a fresh install compiles it and caches the machine code
@@ -11,20 +12,33 @@ numba checks a cached kernel against its own source file only, but a kernel's ma
 holds the kernels it calls, from other files: after a change to one of those, it would run the
 old code. So every kernel's cache here is stamped with a hash of the sources of *all* the
 package's kernel files (:func:`kernels_stamp`): a change to any of them recompiles them all.
+
+**Records.** The core's state, the rules' tables, an observation... are named tuples of arrays
+in Python. Passed to a kernel as such, every array in them is reference-counted at every call
+(a few nanoseconds each, but a game's state holds two dozen arrays and hot helpers are called
+millions of times). :func:`record` makes a named tuple class also a compiled record (a numba
+``StructRef``, passed by one pointer): :func:`packed` turns a tuple into its record for
+kernels, :func:`unpacked` a record back into the tuple (sharing the arrays), and the maker
+:func:`record` returns builds the tuple in Python and the record inside kernels. Without JIT,
+records are the tuples themselves.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
 import numba
-from numba.core import caching
+from numba.core import caching, types
+from numba.experimental import structref
+from numba.extending import overload, register_jitable
 
 F = TypeVar("F", bound=Callable[..., Any])
+JIT = not numba.config.DISABLE_JIT
+T = TypeVar("T")
 PACKAGE = Path(__file__).resolve().parent
 MARK = "from antipolix.jit import kernel"
 
@@ -61,7 +75,7 @@ class _UserWide(_Stamped, caching.UserWideCacheLocator):  # type: ignore[misc]
 
 
 class _CacheImpl(caching.CompileResultCacheImpl):  # type: ignore[misc]
-    _locator_classes = [_UserProvided, _InTree, _UserWide]
+    _locator_classes: ClassVar[list[type]] = [_UserProvided, _InTree, _UserWide]
 
 
 class _FunctionCache(caching.FunctionCache):  # type: ignore[misc]
@@ -75,3 +89,111 @@ def kernel(fn: F) -> F:
         return cast(F, dispatcher)  # NUMBA_DISABLE_JIT=1: the plain function
     dispatcher._cache = _FunctionCache(fn)  # what cache=True sets, with the package's stamp
     return cast(F, dispatcher)
+
+
+def both(fn: F) -> F:
+    """``fn`` runs as plain Python when called from Python, and is compiled into the kernels
+    that call it (numba's ``register_jitable``): for functions that build records, which give
+    Python a named tuple and kernels a record."""
+    return cast(F, register_jitable(fn)) if JIT else fn
+
+
+# -- records ---------------------------------------------------------------------------------------
+
+
+@structref.register
+class RecordType(types.StructRef):  # type: ignore[misc]
+    """The numba type of a compiled record: its fields' names and types."""
+
+    def preprocess_fields(self, fields: Any) -> tuple[tuple[str, Any], ...]:
+        return tuple((name, types.unliteral(t)) for name, t in fields)
+
+
+class Record(structref.StructRefProxy):  # type: ignore[misc]
+    """A compiled record handed to Python: opaque; give it to kernels, or :func:`unpacked`."""
+
+
+structref.define_boxing(RecordType, Record)
+_RECORDS: dict[tuple[str, ...], type] = {}  # field names → the named tuple class
+
+
+def _source(name: str, params: str, body: list[str]) -> str:
+    return "\n".join([f"def {name}({params}):", *("    " + line for line in body)])
+
+
+def _record_impl(
+    fields: tuple[str, ...], field_types: Sequence[Any], source: str | None = None
+) -> Callable[..., Any]:
+    """A jitted function that builds the record of ``fields`` with these types: from its
+    arguments (one per field), or from the fields of its one argument ``x`` (``source="x"``)."""
+    rtype = RecordType(list(zip(fields, field_types, strict=True)))
+    params = source or ", ".join(fields)
+    body = [  # (the generated names start with "_": fields may be named anything else)
+        "_r = _structref.new(_rtype)",
+        *(f"_r.{f} = {source + '.' if source else ''}{f}" for f in fields),
+        "return _r",
+    ]
+    namespace: dict[str, Any] = {"_structref": structref, "_rtype": rtype}
+    exec(_source("impl", params, body), namespace)
+    return cast(Callable[..., Any], namespace["impl"])
+
+
+def record(cls: type[T]) -> Callable[..., T]:
+    """Register the named tuple class ``cls`` as a compiled record; returns its maker, called
+    with the fields in order: in Python it returns a ``cls``, inside a kernel a record."""
+    fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
+    _RECORDS[fields] = cls
+    params = ", ".join(fields)
+    namespace: dict[str, Any] = {"_cls": cls}
+    exec(_source("make", params, [f"return _cls({params})"]), namespace)
+    make = namespace["make"]
+    make.__name__ = make.__qualname__ = f"make_{cls.__name__}"
+    if JIT:
+        typer_ns: dict[str, Any] = {"_impl": _record_impl, "_fields": fields}
+        exec(_source("typer", params, [f"return _impl(_fields, [{params}])"]), typer_ns)
+        overload(make)(typer_ns["typer"])
+    return cast(Callable[..., T], make)
+
+
+def _as_record(x: Any) -> Any:
+    return x
+
+
+def _as_tuple(x: Any) -> Any:
+    return x
+
+
+if JIT:
+
+    @overload(_as_record)
+    def _as_record_typer(x):  # type: ignore[no-untyped-def]  # (numba: names as the impl's)
+        if isinstance(x, RecordType):
+            return lambda x: x
+        if isinstance(x, types.BaseNamedTuple):
+            return _record_impl(tuple(x.instance_class._fields), list(x.types), source="x")
+        return None
+
+    @overload(_as_tuple)
+    def _as_tuple_typer(x):  # type: ignore[no-untyped-def]
+        if isinstance(x, types.BaseNamedTuple):
+            return lambda x: x
+        if isinstance(x, RecordType):
+            fields = tuple(x.field_dict)
+            cls = _RECORDS[fields]
+            params = ", ".join(f"x.{f}" for f in fields)
+            namespace: dict[str, Any] = {"_cls": cls}
+            exec(_source("impl", "x", [f"return _cls({params})"]), namespace)
+            return namespace["impl"]
+        return None
+
+
+@kernel
+def packed(x: T) -> T:
+    """The record of a named tuple registered by :func:`record` (the same arrays), for kernels."""
+    return _as_record(x)  # type: ignore[no-any-return]
+
+
+@kernel
+def unpacked(x: T) -> T:
+    """The named tuple of a record (the same arrays), for Python."""
+    return _as_tuple(x)  # type: ignore[no-any-return]

@@ -38,7 +38,7 @@ from antipolix.events import (
     TimerChanged,
     Undelivered,
 )
-from antipolix.jit import kernel
+from antipolix.jit import both, kernel, record
 from antipolix.messages import Command, Message
 from antipolix.orders import Attack, Move, Order
 from antipolix.world import Cell, IntArray, Shape
@@ -80,9 +80,12 @@ class Journal(NamedTuple):
     n: IntArray  # (2,)
 
 
-@kernel
+make_journal = record(Journal)
+
+
+@both
 def new_journal(events: int, ids: int) -> Journal:
-    return Journal(
+    return make_journal(
         np.zeros((max(events, 1), WIDTH), dtype=np.int64),
         np.zeros((max(events, 1), 2), dtype=np.float64),
         np.zeros(max(ids, 1), dtype=np.int64),
@@ -90,7 +93,7 @@ def new_journal(events: int, ids: int) -> Journal:
     )
 
 
-@kernel
+@both
 def journal_for(players: int, pieces: int, listed: int, mail: int) -> Journal:
     """A journal large enough for any turn of a game of ``players`` players and ``pieces``
     pieces placed, whose orders list ``listed`` attackers in all and whose players send

@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from antipolix import journal as jr
 from antipolix.events import Combat, Crushed, Event
-from antipolix.jit import kernel
+from antipolix.jit import kernel, record
 from antipolix.journal import Journal
 from antipolix.messages import Delivered
 from antipolix.pieces import INVISIBLE, PieceType, Trait
@@ -125,6 +125,9 @@ class Seen(NamedTuple):
     fought: bool
 
 
+make_seen = record(Seen)
+
+
 @kernel
 def hidden_from(a: Arrays, pid: int, player: int) -> bool:
     """R6: is the piece ``pid`` another player's invisible piece, to ``player``?"""
@@ -158,10 +161,19 @@ def seen_k(a: Arrays, j: Journal, player: int) -> Seen:
         c += 1
         start[c] = k
     turn = a.meta[TURN]
-    return Seen(
-        player, turn, ids, owners, types, traits, cells,
-        combats[:c], pieces[:k], start[: c + 1], fought,
-    )  # fmt: skip
+    return make_seen(
+        player,
+        turn,
+        ids,
+        owners,
+        types,
+        traits,
+        cells,
+        combats[:c],
+        pieces[:k],
+        start[: c + 1],
+        fought,
+    )
 
 
 def seen_of(obs: Observation, shape: Shape) -> Seen:

@@ -14,6 +14,7 @@ Change options with :func:`dataclasses.replace`, which validates again.
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -25,6 +26,7 @@ import numpy.typing as npt
 from antipolix.armies import Zone, budget_from_credits, home_zones, smallest_board_with_zones
 from antipolix.checks import is_plain_int, is_plain_number
 from antipolix.errors import ChiefError, OverBudgetError, RulesError
+from antipolix.jit import packed, record
 from antipolix.pieces import ArmyItem, PieceType, Trait, TraitCosts, TypeTable
 from antipolix.world import Shape
 
@@ -49,6 +51,10 @@ class Tables(NamedTuple):
     zones: npt.NDArray[np.int64]  # (players, 6): lo z, y, x, hi z, y, x of each home zone (R3)
     has_zones: bool
     budget: int  # R3
+
+
+record(Tables)
+_TABLES: weakref.WeakKeyDictionary[Rules, Tables] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -217,9 +223,17 @@ class Rules:
         table.setflags(write=False)
         return table
 
-    @cached_property
+    @property
     def tables(self) -> Tables:
-        """These rules as numbers for the compiled core (read-only arrays)."""
+        """These rules as numbers for the compiled core: a record (:func:`antipolix.jit.record`)
+        of read-only arrays, made once per rules (kept outside the object, which stays
+        picklable)."""
+        got = _TABLES.get(self)
+        if got is None:
+            got = _TABLES[self] = packed(self._tables())
+        return got
+
+    def _tables(self) -> Tables:
         zones = np.zeros((self.players, 6), dtype=np.int64)
         for p, zone in enumerate(self.home_zones or ()):
             zones[p] = (*zone.lo, *zone.hi)

@@ -21,7 +21,7 @@ from typing import NamedTuple, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
-from antipolix.jit import kernel
+from antipolix.jit import both, kernel, record
 from antipolix.pieces import CHIEF, INVISIBLE, TELEPORTER, Piece, PieceType, Trait
 from antipolix.reach import components_k
 from antipolix.world import Cell, IntArray, Shape
@@ -70,7 +70,10 @@ class Arrays(NamedTuple):
     meta: IntArray  # (META,)
 
 
-@kernel
+make_arrays = record(Arrays)
+
+
+@both
 def new_arrays(
     dims: IntArray, players: int, capacity: int, teleporters: int, keys: npt.NDArray[np.uint64]
 ) -> Arrays:
@@ -85,7 +88,7 @@ def new_arrays(
     while (1 << bits) < cells:  # bits to number the cells (at least 1)
         bits += 1
     meta[HALF] = (bits + 1) // 2
-    return Arrays(
+    return make_arrays(
         dims.copy(),
         np.full(cells, -1, dtype=np.int32),
         np.zeros(cap, dtype=np.int8),

@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from antipolix import journal as jr
 from antipolix.combat import attack_power_k, defence_at, draw_outcome_k
-from antipolix.jit import kernel
+from antipolix.jit import both, kernel, record
 from antipolix.journal import Journal, emit, push
 from antipolix.pieces import CHIEF, FORTRESS, INVISIBLE, NO_TRAIT
 from antipolix.reach import reach_cells_k, reaches_k
@@ -74,11 +74,14 @@ class Submissions(NamedTuple):
     mail_start: IntArray  # (players + 1,)
 
 
-@kernel
+make_submissions = record(Submissions)
+
+
+@both
 def submissions(players: int, listed: int, mail: int) -> Submissions:
     """Empty submissions (every order a pass, no message) with room for ``listed``
     attackers and ``mail`` messages."""
-    return Submissions(
+    return make_submissions(
         np.zeros((players, 5), dtype=np.int64),
         np.zeros(max(listed, 1), dtype=np.int64),
         np.zeros(players, dtype=np.float64),

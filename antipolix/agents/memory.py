@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from antipolix.jit import record
 from antipolix.world import IntArray
 
 NEVER = -(1 << 40)  # the turn of a memory never made
@@ -43,6 +44,9 @@ class Memory(NamedTuple):
     mark_value: IntArray
     hidden: IntArray  # (rows, 3)
     counters: IntArray  # (COUNTERS,)
+
+
+make_memory = record(Memory)
 
 
 def new_memory(cells: int, players: int, memory_turns: int = 16) -> Memory:

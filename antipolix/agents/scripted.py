@@ -27,7 +27,7 @@ from antipolix.agents.sight import (
     visible_defence,
 )
 from antipolix.combat import defence_k
-from antipolix.jit import kernel
+from antipolix.jit import kernel, packed
 from antipolix.observation import (
     C_ATTACK,
     C_DEFENCE,
@@ -66,10 +66,10 @@ class RandomAgent(Agent):
 
     def setup(self, rules: Rules, seat: int, rng: np.random.Generator) -> None:
         super().setup(rules, seat, rng)
-        self._memory = memory_for(rules)
+        self._memory = packed(memory_for(rules))
 
     def act(self, obs: Observation) -> Decision:
-        seen = seen_of(obs, self.rules.shape)
+        seen = packed(seen_of(obs, self.rules.shape))
         choice = random_act(self.rules.tables, seen, self._memory, self.mean_think, self.rng)
         return decision_of(choice, self.rules.shape)
 
@@ -138,10 +138,10 @@ class GreedyAgent(Agent):
 
     def setup(self, rules: Rules, seat: int, rng: np.random.Generator) -> None:
         super().setup(rules, seat, rng)
-        self._memory = memory_for(rules)
+        self._memory = packed(memory_for(rules))
 
     def act(self, obs: Observation) -> Decision:
-        seen = seen_of(obs, self.rules.shape)
+        seen = packed(seen_of(obs, self.rules.shape))
         choice = greedy_act(self.rules.tables, seen, self._memory, self.rng)
         return decision_of(choice, self.rules.shape)
 

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from antipolix.combat import defence_k
-from antipolix.jit import kernel
+from antipolix.jit import kernel, record
 from antipolix.observation import Seen
 from antipolix.pieces import CHIEF, TELEPORTER
 from antipolix.reach import cheb, components_k, destinations_k, reach_cells_k, reaches_k
@@ -47,6 +47,9 @@ class Sight(NamedTuple):
     near: BoolArray  # per mobile piece: within radius 1 of an own teleporter (R5)
     scratch: BoolArray  # a board of False, for reach (left False)
     enemy_cells: IntArray  # (E, 3) the cells of the visible enemy pieces, in ``enemy`` order
+
+
+make_sight = record(Sight)
 
 
 @kernel
@@ -84,10 +87,23 @@ def sight_k(t: Tables, seen: Seen) -> Sight:
                 near[i] = True
                 break
     scratch = np.zeros(len(occupied), dtype=np.bool_)
-    return Sight(
-        seen, dims, flat, own, enemy, strengths, fields, occupied, tcells, tlabels, chief,
-        mobile, near, scratch, seen.cells[enemy],
-    )  # fmt: skip
+    return make_sight(
+        seen,
+        dims,
+        flat,
+        own,
+        enemy,
+        strengths,
+        fields,
+        occupied,
+        tcells,
+        tlabels,
+        chief,
+        mobile,
+        near,
+        scratch,
+        seen.cells[enemy],
+    )
 
 
 @kernel
@@ -101,9 +117,18 @@ def reach(s: Sight, row: int) -> IntArray:
     out = np.empty(side**3 * (1 + len(s.tcells)), dtype=np.int64)
     c = s.seen.cells[row]
     found = reach_cells_k(
-        s.dims[0], s.dims[1], s.dims[2], c[0], c[1], c[2], move, s.tcells, s.tlabels,
-        s.scratch, out,
-    )  # fmt: skip
+        s.dims[0],
+        s.dims[1],
+        s.dims[2],
+        c[0],
+        c[1],
+        c[2],
+        move,
+        s.tcells,
+        s.tlabels,
+        s.scratch,
+        out,
+    )
     return out[:found]
 
 
@@ -149,9 +174,10 @@ def reach_matrix(s: Sight, cells: IntArray) -> BoolArray:
                 for u in range(len(tcells)):
                     if chosen[u]:
                         du = max(
-                            abs(tcells[u, 0] - e[0]), abs(tcells[u, 1] - e[1]),
+                            abs(tcells[u, 0] - e[0]),
+                            abs(tcells[u, 1] - e[1]),
                             abs(tcells[u, 2] - e[2]),
-                        )  # fmt: skip
+                        )
                         if 1 <= du <= move:
                             hit[i, j] = True
                             break

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from antipolix.codec import ITEMS, item_name
-from antipolix.pieces import ArmyItem, Piece
+from antipolix.end import GameResult
+from antipolix.pieces import ArmyItem
 
 if TYPE_CHECKING:
     import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
@@ -105,12 +106,39 @@ class GameRow:
         seconds: float,
     ) -> GameRow:
         """The row of a finished game, seats ``seats`` (agent indices) labelled ``labels``."""
-        rules, result = variant.rules, played.result
+        rules = variant.rules
         left = [played.game.pieces(seat) for seat in range(rules.players)]
+        armies = [[(p.type, p.trait) for p in army] for army in played.armies]
+        return cls.of_numbers(
+            played.result,
+            armies,
+            [len(pieces) for pieces in left],
+            [sum(rules.piece_cost(p.type, p.trait) for p in pieces) for pieces in left],
+            variant,
+            game,
+            seed,
+            seats,
+            labels,
+            seconds,
+        )
 
-        def cost(pieces: Sequence[Piece]) -> int:
-            return sum(rules.piece_cost(p.type, p.trait) for p in pieces)
-
+    @classmethod
+    def of_numbers(
+        cls,
+        result: GameResult,
+        armies: Sequence[Sequence[ArmyItem]],
+        pieces_left: Sequence[int],
+        cost_left: Sequence[int],
+        variant: Variant,
+        game: int,
+        seed: int,
+        seats: Sequence[int],
+        labels: Sequence[str],
+        seconds: float,
+    ) -> GameRow:
+        """The row of a finished game from its result, the armies placed (per seat, R3) and
+        the living pieces and their cost at the end (per seat)."""
+        rules = variant.rules
         return cls(
             variant=variant.name,
             overrides=variant.overrides,
@@ -119,25 +147,25 @@ class GameRow:
             players=rules.players,
             seats=list(seats),
             agents=[labels[j] for j in seats],
-            army_cost=[cost(a) for a in played.armies],
+            army_cost=[sum(rules.piece_cost(k, t) for k, t in army) for army in armies],
             winner=result.winner,
             winner_agent=None if result.winner is None else labels[seats[result.winner]],
             reason=result.reason.name.lower(),
             turns=result.turns,
             elimination_order=list(result.elimination_order),
-            pieces_left=[len(pieces) for pieces in left],
-            cost_left=[cost(pieces) for pieces in left],
+            pieces_left=list(pieces_left),
+            cost_left=list(cost_left),
             seconds=seconds,
-            armies=army_counts(played.armies),
+            armies=army_counts(armies),
         )
 
 
-def army_counts(armies: Sequence[Sequence[Piece]]) -> dict[str, list[int]]:
+def army_counts(armies: Sequence[Sequence[ArmyItem]]) -> dict[str, list[int]]:
     """Per army-item column, per seat, how many such pieces the seat placed."""
     out = {name: [0] * len(armies) for name in ARMY_COLUMNS}
     for seat, army in enumerate(armies):
-        for p in army:
-            out[count_column((p.type, p.trait))][seat] += 1
+        for item in army:
+            out[count_column(item)][seat] += 1
     return out
 
 
