@@ -27,13 +27,14 @@ from antipolix.agents.army import checked_army
 from antipolix.agents.base import Agent
 from antipolix.agents.builtin import act_k, compiled_seat
 from antipolix.agents.memory import COUNTERS, NEVER, make_memory
+from antipolix.agents.scripted import RandomAgent
 from antipolix.armies import Zone
 from antipolix.end import REASONS, GameResult
 from antipolix.errors import AntipolixError
 from antipolix.game import generators
 from antipolix.ids import PieceNames
 from antipolix.jit import kernel
-from antipolix.journal import clear, journal_for
+from antipolix.journal import FNV_OFFSET, clear, digest, journal_for
 from antipolix.observation import seen_k
 from antipolix.pieces import TELEPORTER, ArmyItem
 from antipolix.placement import free_cell, put
@@ -43,6 +44,19 @@ from antipolix.turn import ATTACK, MOVE, PLAYING, over, play_turn_k, submissions
 from antipolix.world import IntArray
 
 HIDDEN_TURNS = 16  # turns of attacks by unseen pieces an agent's memory has room for
+
+
+def warm(rules: Rules, agents: Sequence[Agent]) -> None:
+    """Compile, or load from the disk cache, every kernel a game of these agents (one per seat)
+    runs, by playing one: in a driver before Ray starts, so that its workers load the cached
+    machine code instead of each compiling it. (Other agents play through
+    :class:`~antipolix.Game`, whose kernels a game of random agents compiles.)"""
+    if compiled(agents):
+        play_games(rules, [(agents, np.random.SeedSequence(0))])
+    else:
+        from antipolix.play import play_game  # (play is above this module)
+
+        play_game(rules, [RandomAgent() for _ in range(rules.players)], 0)
 
 
 def compiled(agents: Sequence[Agent]) -> bool:
@@ -60,6 +74,7 @@ class Played:
     pieces_left: tuple[int, ...]
     cost_left: tuple[int, ...]
     seconds: float
+    digest: int  # of every event (:func:`antipolix.journal.digest`), as Game.digest
 
 
 @dataclass
@@ -87,6 +102,7 @@ def play_games(
     n, players = len(batch.keys), rules.players
     out = np.zeros((n, 3 + 3 * players), dtype=np.int64)
     seconds = np.zeros(n, dtype=np.float64)
+    digests = np.zeros(n, dtype=np.uint64)
     if n:
         longest = max(len(seat) for game in batch.items for seat in game)
         items = np.zeros((n, players, max(longest, 1), 2), dtype=np.int64)
@@ -107,8 +123,12 @@ def play_games(
             List(batch.rngs),
             out,
             seconds,
+            digests,
         )
-    return [None if g is None else _played(rules, batch, out[g], seconds[g], g) for g in index]
+    return [
+        None if g is None else _played(rules, batch, out[g], seconds[g], int(digests[g]), g)
+        for g in index
+    ]
 
 
 def _prepare(
@@ -146,7 +166,9 @@ def _volume(zone: Zone) -> int:
     return int(np.prod(np.subtract(zone.hi, zone.lo)))
 
 
-def _played(rules: Rules, batch: _Batch, row: IntArray, seconds: float, g: int) -> Played:
+def _played(
+    rules: Rules, batch: _Batch, row: IntArray, seconds: float, digest: int, g: int
+) -> Played:
     players = rules.players
     winner, reason, turns = (int(v) for v in row[:3])
     elim = tuple(int(p) for p in row[3 : 3 + players] if p >= 0)
@@ -156,6 +178,7 @@ def _played(rules: Rules, batch: _Batch, row: IntArray, seconds: float, g: int) 
         tuple(int(v) for v in row[3 + players : 3 + 2 * players]),
         tuple(int(v) for v in row[3 + 2 * players :]),
         float(seconds),
+        digest,
     )
 
 
@@ -172,19 +195,21 @@ def play_games_k(
     rngs: List[np.random.Generator],
     out: IntArray,
     seconds: npt.NDArray[np.float64],
+    digests: npt.NDArray[np.uint64],
 ) -> None:
     """Play game ``g`` for every row: identifier keys ``keys[g]``, seat ``p``'s army
     ``items[g, p, :counts[g, p]]`` (type, trait), its agent ``params[g, p]`` (code and two
     parameters), generators ``rngs[g * (2 + players):]`` (engine, placement, one per seat).
     Writes ``out[g]``: winner, reason, turns, elimination order (-1 padded), living pieces and
-    their cost per seat; ``seconds[g]``: the game's wall time."""
+    their cost per seat; ``seconds[g]``: the game's wall time; ``digests[g]``: the digest of
+    its events (:func:`antipolix.journal.digest`)."""
     players = t.players
     for g in range(len(keys)):
         with numba.objmode(began="float64"):
             began = time.perf_counter()
         base = g * (2 + players)
         a = _placed(t, keys[g], items[g], counts[g], rngs[base + 1])
-        _play(a, t, params[g], rngs, base)
+        digests[g] = _play(a, t, params[g], rngs, base)
         _summary(a, t, out[g])
         with numba.objmode(ended="float64"):
             ended = time.perf_counter()
@@ -239,15 +264,16 @@ def _play(
     params: npt.NDArray[np.float64],
     rngs: List[np.random.Generator],
     base: int,
-) -> None:
+) -> np.uint64:
     """Play the placed game ``a`` to its end: each turn, every living seat's decision from its
-    observation and memory, then the turn (R4, R7)."""
+    observation and memory, then the turn (R4, R7). Returns the digest of its events."""
     players = t.players
     first, moved, kinds, mark_turn, mark_value, hidden, counters = _memories(t, len(a.grid))
     pieces = a.meta[COUNT]
     j = journal_for(players, pieces, pieces, players)
     s = submissions(players, pieces, players)
     engine = rngs[base]
+    h = np.uint64(FNV_OFFSET)
     while not over(a):
         listed, mail = 0, 0
         for seat in range(players):
@@ -280,6 +306,8 @@ def _play(
         s.mail_start[players] = mail
         clear(j)
         play_turn_k(a, t, engine, s, j)
+        h = digest(j, h)
+    return h
 
 
 @kernel

@@ -164,6 +164,7 @@ class Game:
         # the last turn's events with their audiences (None: everyone), worked out once a turn
         self._last_events: tuple[tuple[frozenset[int] | None, Event], ...] = ()
         self._result: GameResult | None = None
+        self._digest = np.uint64(journal.FNV_OFFSET)
 
     def __getstate__(self) -> dict[str, object]:
         """For copies and pickles: the arrays are copied, their compiled records made anew."""
@@ -211,6 +212,13 @@ class Game:
                 self.elimination_order,
             )
         return self._result
+
+    @property
+    def digest(self) -> int:
+        """A 64-bit digest of every event so far, as the core recorded them
+        (:func:`antipolix.journal.digest`): games with equal digests played out the same, as far
+        as a hash can tell (a cheap check of determinism, R12)."""
+        return int(self._digest)
 
     @property
     def living(self) -> tuple[int, ...]:
@@ -437,6 +445,7 @@ class Game:
         schedule = turn.play_turn_k(
             self._state, self._tables, self._rng, packed(submitted), packed(log)
         )
+        self._digest = np.uint64(journal.digest(packed(log), self._digest))
         events = journal.decode(log, self.rules.shape, normal, mail, lambda: self.result)
         for box in self._inbox.values():
             box.clear()

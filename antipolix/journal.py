@@ -147,6 +147,29 @@ def push(j: Journal, value: int) -> None:
     j.head[j.n[0] - 1, STOP] = k + 1
 
 
+FNV_OFFSET = 0xCBF29CE484222325  # FNV-1a, 64 bits
+FNV_PRIME = 0x100000001B3
+
+
+@kernel
+def digest(j: Journal, h: np.uint64) -> np.uint64:
+    """``h`` carried over the turn's events as recorded (FNV-1a over every number, floats by
+    their bits): equal digests from :data:`FNV_OFFSET` on mean the same events, as far as a
+    64-bit hash can tell. Games compare by it without decoding their events."""
+    prime = np.uint64(FNV_PRIME)
+    bits = np.empty(2, dtype=np.float64)
+    as_int = bits.view(np.uint64)
+    for i in range(j.n[0]):
+        for k in range(WIDTH):
+            h = (h ^ np.uint64(j.head[i, k] & 0xFFFFFFFFFFFFFFFF)) * prime
+        bits[0], bits[1] = j.num[i, 0], j.num[i, 1]
+        h = (h ^ as_int[0]) * prime
+        h = (h ^ as_int[1]) * prime
+    for i in range(j.n[1]):
+        h = (h ^ np.uint64(j.ids[i] & 0xFFFFFFFFFFFFFFFF)) * prime
+    return h
+
+
 # -- decoding ----------------------------------------------------------------------------------
 
 

@@ -269,7 +269,15 @@ class Rules:
 
     def piece_cost(self, kind: PieceType, trait: Trait) -> int:
         """R2: type cost + trait cost."""
-        return self.piece_types.cost(kind) + self.trait_costs.cost(trait)
+        return self._costs[int(kind)][int(trait)]
+
+    @cached_property
+    def _costs(self) -> tuple[tuple[int, ...], ...]:
+        """``[type][trait]`` → cost (R2), worked out once: costs are asked for in hot loops."""
+        return tuple(
+            tuple(self.piece_types.cost(k) + self.trait_costs.cost(t) for t in Trait)
+            for k in PieceType
+        )
 
     def check_army(self, player: int, army: Sequence[ArmyItem]) -> None:
         """R3: exactly one chief and total cost <= budget, or raise an :class:`ArmyError`

@@ -19,6 +19,7 @@ Items are ``(PieceType, Trait)`` pairs or their names, ``"hovercraft"``, ``"army
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -171,13 +172,7 @@ class FixedArmy:
         object.__setattr__(self, "_shares", shares)
 
     def choose(self, rules: Rules, rng: np.random.Generator) -> list[ArmyItem]:
-        shares = np.asarray(self._shares)
-
-        def pick(affordable: np.ndarray, counts: np.ndarray) -> int | None:
-            need = np.where(affordable, (counts + 1) / shares, np.inf)
-            return int(np.argmin(need))
-
-        return _fill(rules, (self.chief, Trait.CHIEF), self._items, pick)
+        return list(_fixed_army(self.chief, self._items, self._shares, rules))
 
     def spec(self) -> dict[str, Any]:
         return {
@@ -185,6 +180,20 @@ class FixedArmy:
             "mix": {item_name(i): s for i, s in zip(self._items, self._shares, strict=True)},
             "chief": self.chief.name.lower(),
         }
+
+
+@functools.lru_cache(maxsize=64)
+def _fixed_army(
+    chief: PieceType, items: tuple[ArmyItem, ...], shares: tuple[float, ...], rules: Rules
+) -> tuple[ArmyItem, ...]:
+    """:meth:`FixedArmy.choose`, worked out once per policy and rules (it draws nothing)."""
+    weights = np.asarray(shares)
+
+    def pick(affordable: np.ndarray, counts: np.ndarray) -> int | None:
+        need = np.where(affordable, (counts + 1) / weights, np.inf)
+        return int(np.argmin(need))
+
+    return tuple(_fill(rules, (chief, Trait.CHIEF), items, pick))
 
 
 @dataclass(frozen=True)

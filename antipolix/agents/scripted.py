@@ -205,9 +205,9 @@ def _winning(
     best = _NO_PIECES
     for row in rows:
         j = np.searchsorted(enemy, row)
-        attackers = mobile[hit[:, j]]
-        if not len(attackers):
+        if not hit[:, j].any():  # (checked before the attackers are gathered: most rows)
             continue
+        attackers = mobile[hit[:, j]]
         defence = defence_k(strengths, owners, cells, row, defence_all)  # as far as it sees
         pid = seen.ids[row]
         if seen.turn - memory.mark_turn[pid] < MEMORY:  # hidden (invisible) defenders seen

@@ -47,6 +47,7 @@ class Sight(NamedTuple):
     near: BoolArray  # per mobile piece: within radius 1 of an own teleporter (R5)
     scratch: BoolArray  # a board of False, for reach (left False)
     enemy_cells: IntArray  # (E, 3) the cells of the visible enemy pieces, in ``enemy`` order
+    enemy_axes: IntArray  # (3, E) the same, by axis (z, y, x rows: for vectorised loops)
 
 
 make_sight = record(Sight)
@@ -103,6 +104,7 @@ def sight_k(t: Tables, seen: Seen) -> Sight:
         near,
         scratch,
         seen.cells[enemy],
+        np.ascontiguousarray(seen.cells[enemy].T),
     )
 
 

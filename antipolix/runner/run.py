@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from antipolix.agents.base import Agent
+from antipolix.autoplay import warm
 from antipolix.checks import is_int
-from antipolix.errors import SimulationError
+from antipolix.errors import AntipolixError, SimulationError
 from antipolix.runner.games import ChunkOutput, play_chunk
 from antipolix.runner.on_ray import capacity, connect, host_port, run_on_ray
 from antipolix.runner.progress import Bar
@@ -143,6 +144,7 @@ class _Run:
             todo = self.store.missing()
             self._tell(self.total - sum(c.games for c in todo))
             if todo and workers != 0:
+                self._warm(todo[0].variant)
                 started = self._start_ray(workers, address)
             self.store.open()
             todo = self.store.missing()  # again, now that the folder is locked
@@ -163,6 +165,16 @@ class _Run:
                 import ray
 
                 ray.shutdown()
+
+    def _warm(self, variant: int) -> None:
+        """The compiled core, ready in this process (compiled on the first run after an
+        install, else loaded from the disk cache) before Ray's workers need it."""
+        if self.bar is not None:
+            self.bar.describe("loading the compiled core")
+        payload = self.payload
+        # a game that cannot be played: the tasks will say which, and why
+        with contextlib.suppress(AntipolixError):
+            warm(payload.variants[variant].rules, payload.agents)
 
     def _start_ray(self, workers: int | None, address: str | None) -> bool:
         if self.bar is not None:

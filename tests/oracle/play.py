@@ -11,6 +11,7 @@ import numpy as np
 from antipolix.agents.army import checked_army
 from antipolix.agents.base import Agent, Decision
 from antipolix.orders import Attack, Move, Pass
+from antipolix.pieces import ArmyItem
 from antipolix.rules import Rules
 from tests.oracle.game import Game, TurnReport
 
@@ -20,6 +21,7 @@ class OraclePlayed:
     game: Game
     reports: list[TurnReport] = field(default_factory=list)
     decisions: list[dict[int, Decision]] = field(default_factory=list)
+    armies: list[list[ArmyItem]] = field(default_factory=list)  # per seat, as placed (R3)
 
 
 def play_game(
@@ -35,7 +37,7 @@ def play_game(
     for seat, army in enumerate(chosen):
         game.place_army(seat, army)
     game.start()
-    played = OraclePlayed(game)
+    played = OraclePlayed(game, armies=chosen)
     while game.result is None:
         decisions = {}
         for seat in game.living:
