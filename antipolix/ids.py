@@ -20,8 +20,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+from numba.extending import overload
 
-from antipolix.jit import kernel
+from antipolix.jit import JIT, kernel
 
 _M64 = (1 << 64) - 1
 ROUNDS = 4
@@ -58,11 +59,21 @@ class PieceNames:
         return int(piece_id(flat, self.cells, self.half, self.key_array))
 
 
-@kernel
 def _mix_u64(x: np.uint64) -> np.uint64:
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
+    """:func:`_mix` on a uint64 (in plain Python, through Python integers)."""
+    return np.uint64(_mix(int(x)))
+
+
+if JIT:
+
+    @overload(_mix_u64)
+    def _mix_u64_typer(x):  # type: ignore[no-untyped-def]  # compiled: wrapping uint64 arithmetic
+        def impl(x):  # type: ignore[no-untyped-def]
+            x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+            x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+            return x ^ (x >> np.uint64(31))
+
+        return impl
 
 
 @kernel

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
+from numba.extending import overload
 
 from antipolix.combat import Outcome
 from antipolix.end import GameResult
@@ -38,7 +39,7 @@ from antipolix.events import (
     TimerChanged,
     Undelivered,
 )
-from antipolix.jit import both, kernel, record
+from antipolix.jit import JIT, both, kernel, record
 from antipolix.messages import Command, Message
 from antipolix.orders import Attack, Move, Order
 from antipolix.world import Cell, IntArray, Shape
@@ -149,24 +150,38 @@ def push(j: Journal, value: int) -> None:
 
 FNV_OFFSET = 0xCBF29CE484222325  # FNV-1a, 64 bits
 FNV_PRIME = 0x100000001B3
+_MASK = (1 << 64) - 1
+
+
+def _fnv(h: int, x: int) -> int:
+    """One FNV-1a step over the 64 bits of ``x`` (Python integers, masked)."""
+    return ((int(h) ^ (int(x) & _MASK)) * FNV_PRIME) & _MASK
+
+
+if JIT:
+
+    @overload(_fnv)
+    def _fnv_typer(h, x):  # type: ignore[no-untyped-def]  # compiled: wrapping uint64 arithmetic
+        def impl(h, x):  # type: ignore[no-untyped-def]
+            return (np.uint64(h) ^ np.uint64(x)) * np.uint64(FNV_PRIME)
+
+        return impl
 
 
 @kernel
-def digest(j: Journal, h: np.uint64) -> np.uint64:
+def digest(j: Journal, h: int) -> int:
     """``h`` carried over the turn's events as recorded (FNV-1a over every number, floats by
     their bits): equal digests from :data:`FNV_OFFSET` on mean the same events, as far as a
     64-bit hash can tell. Games compare by it without decoding their events."""
-    prime = np.uint64(FNV_PRIME)
-    bits = np.empty(2, dtype=np.float64)
-    as_int = bits.view(np.uint64)
+    head, ids = j.head.view(np.uint64), j.ids.view(np.uint64)
+    num = j.num.view(np.uint64)
     for i in range(j.n[0]):
         for k in range(WIDTH):
-            h = (h ^ np.uint64(j.head[i, k] & 0xFFFFFFFFFFFFFFFF)) * prime
-        bits[0], bits[1] = j.num[i, 0], j.num[i, 1]
-        h = (h ^ as_int[0]) * prime
-        h = (h ^ as_int[1]) * prime
+            h = _fnv(h, head[i, k])
+        h = _fnv(h, num[i, 0])
+        h = _fnv(h, num[i, 1])
     for i in range(j.n[1]):
-        h = (h ^ np.uint64(j.ids[i] & 0xFFFFFFFFFFFFFFFF)) * prime
+        h = _fnv(h, ids[i])
     return h
 
 

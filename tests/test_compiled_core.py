@@ -165,3 +165,71 @@ def test_messages_and_commands_resolve_as_the_oracles(seed: int) -> None:
         kinds |= {type(e).__name__ for e in x.events}
     assert a.result == b.game.result
     assert {"Sent", "Commanded"} <= kinds  # the messages were exercised
+
+
+NO_JIT_SCRIPT = """
+import json, sys
+import numpy as np
+from antipolix import Rules
+from antipolix.agents import GreedyAgent, RandomAgent
+from antipolix.autoplay import play_games
+from antipolix.play import play_game
+from tests.test_compiled_core import small_games
+out = []
+for rules, agents, seed in small_games():
+    game = play_game(rules, agents, seed).game
+    (whole,) = play_games(rules, [(agents, np.random.SeedSequence(seed))])
+    out.append([game.digest, whole.digest, game.turn])
+print(json.dumps(out))
+"""
+
+
+def small_games() -> list[tuple[Rules, list[Agent], int]]:
+    """A few short games over the rule options the core branches on (R5, R7, R8)."""
+    out: list[tuple[Rules, list[Agent], int]] = []
+    options: list[dict[str, Any]] = [
+        {},
+        {"defence_counts": "all"},
+        {"teleport_network": "all"},
+        {"timers": False},
+        {"think_times": "drawn", "time_credit": 8.0},
+        {"players": 3},
+    ]
+    for seed, extra in enumerate(options):
+        rules = Rules(**{"shape": (2, 8, 8), "players": 2, "max_turns": 80, **extra})
+        agents: list[Agent] = [
+            GreedyAgent() if (seed + s) % 2 else RandomAgent() for s in range(rules.players)
+        ]
+        out.append((rules, agents, seed))
+    return out
+
+
+def test_the_same_games_without_the_compiler() -> None:
+    # R12: compiled or not (NUMBA_DISABLE_JIT=1 runs the kernels as plain Python), the same
+    # games: the same digests of every event, through Game and whole
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(root)}
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", NO_JIT_SCRIPT],
+        env=env,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    plain = json.loads(done.stdout.strip().splitlines()[-1])
+    for (rules, agents, seed), (game_digest, whole_digest, turns) in zip(
+        small_games(), plain, strict=True
+    ):
+        played = play_game(rules, agents, seed).game
+        (whole,) = play_games(rules, [(agents, np.random.SeedSequence(seed))])
+        assert turns == played.turn and turns > 1, (rules, seed)
+        assert game_digest == whole_digest == played.digest == whole.digest, (rules, seed)
