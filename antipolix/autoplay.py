@@ -43,6 +43,7 @@ from antipolix.state import COUNT, N_ELIM, PHASE, REASON, TURN, WINNER, Arrays, 
 from antipolix.turn import ATTACK, MOVE, PLAYING, over, play_turn_k, submissions
 from antipolix.world import IntArray
 
+HEAD = 4  # columns of a game's summary before the per-seat ones (see play_games_k)
 HIDDEN_TURNS = 16  # turns of attacks by unseen pieces an agent's memory has room for
 
 
@@ -75,6 +76,7 @@ class Played:
     cost_left: tuple[int, ...]
     seconds: float
     digest: int  # of every event (:func:`antipolix.journal.digest`), as Game.digest
+    decisions: int  # player-turns: the agents' decisions, one per living seat and turn
 
 
 @dataclass
@@ -100,7 +102,7 @@ def play_games(
         g = len(batch.keys)
         index.append(g if _prepare(rules, agents, seed, batch) else None)
     n, players = len(batch.keys), rules.players
-    out = np.zeros((n, 3 + 3 * players), dtype=np.int64)
+    out = np.zeros((n, HEAD + 3 * players), dtype=np.int64)
     seconds = np.zeros(n, dtype=np.float64)
     digests = np.zeros(n, dtype=np.uint64)
     if n:
@@ -170,15 +172,17 @@ def _played(
     rules: Rules, batch: _Batch, row: IntArray, seconds: float, digest: int, g: int
 ) -> Played:
     players = rules.players
-    winner, reason, turns = (int(v) for v in row[:3])
-    elim = tuple(int(p) for p in row[3 : 3 + players] if p >= 0)
+    winner, reason, turns, decisions = (int(v) for v in row[:HEAD])
+    per_seat = row[HEAD:].reshape(3, players).tolist()
+    elim = tuple(p for p in per_seat[0] if p >= 0)
     return Played(
         GameResult(None if winner < 0 else winner, REASONS[reason], turns, elim),
         batch.armies[g],
-        tuple(int(v) for v in row[3 + players : 3 + 2 * players]),
-        tuple(int(v) for v in row[3 + 2 * players :]),
+        tuple(per_seat[1]),
+        tuple(per_seat[2]),
         float(seconds),
         digest,
+        decisions,
     )
 
 
@@ -200,8 +204,8 @@ def play_games_k(
     """Play game ``g`` for every row: identifier keys ``keys[g]``, seat ``p``'s army
     ``items[g, p, :counts[g, p]]`` (type, trait), its agent ``params[g, p]`` (code and two
     parameters), generators ``rngs[g * (2 + players):]`` (engine, placement, one per seat).
-    Writes ``out[g]``: winner, reason, turns, elimination order (-1 padded), living pieces and
-    their cost per seat; ``seconds[g]``: the game's wall time; ``digests[g]``: the digest of
+    Writes ``out[g]``: winner, reason, turns, decisions, then per seat the elimination order
+    (-1 padded), living pieces and their cost; ``seconds[g]``: the game's wall time; ``digests[g]``: the digest of
     its events (:func:`antipolix.journal.digest`)."""
     players = t.players
     for g in range(len(keys)):
@@ -209,8 +213,9 @@ def play_games_k(
             began = time.perf_counter()
         base = g * (2 + players)
         a = _placed(t, keys[g], items[g], counts[g], rngs[base + 1])
-        digests[g] = _play(a, t, params[g], rngs, base)
+        digests[g], decisions = _play(a, t, params[g], rngs, base)
         _summary(a, t, out[g])
+        out[g, 3] = decisions
         with numba.objmode(ended="float64"):
             ended = time.perf_counter()
         seconds[g] = ended - began
@@ -264,9 +269,10 @@ def _play(
     params: npt.NDArray[np.float64],
     rngs: List[np.random.Generator],
     base: int,
-) -> np.uint64:
+) -> tuple[np.uint64, int]:
     """Play the placed game ``a`` to its end: each turn, every living seat's decision from its
-    observation and memory, then the turn (R4, R7). Returns the digest of its events."""
+    observation and memory, then the turn (R4, R7). Returns the digest of its events and the
+    number of decisions."""
     players = t.players
     first, moved, kinds, mark_turn, mark_value, hidden, counters = _memories(t, len(a.grid))
     pieces = a.meta[COUNT]
@@ -274,6 +280,7 @@ def _play(
     s = submissions(players, pieces, players)
     engine = rngs[base]
     h = np.uint64(FNV_OFFSET)
+    decisions = 0
     while not over(a):
         listed, mail = 0, 0
         for seat in range(players):
@@ -291,6 +298,7 @@ def _play(
                 counters[seat],
             )
             seen = seen_k(a, j, seat)
+            decisions += 1
             kind, piece, cell, ids, think, command = act_k(
                 int(params[seat, 0]), t, seen, memory, params[seat, 1:], rngs[base + 2 + seat]
             )
@@ -307,7 +315,7 @@ def _play(
         clear(j)
         play_turn_k(a, t, engine, s, j)
         h = digest(j, h)
-    return h
+    return h, decisions
 
 
 @kernel
@@ -340,13 +348,15 @@ def _own(a: Arrays, seat: int, pid: int) -> bool:
 
 @kernel
 def _summary(a: Arrays, t: Tables, out: IntArray) -> None:
-    """winner, reason, turns, elimination order, living pieces and their cost per seat."""
+    """Winner, reason, turns (the decisions, ``out[3]``, are the caller's), then per seat the
+    elimination order (-1 padded), living pieces and their cost."""
     players = t.players
     out[0], out[1], out[2] = a.meta[WINNER], a.meta[REASON], a.meta[TURN]
-    out[3 : 3 + players] = -1
-    out[3 : 3 + a.meta[N_ELIM]] = a.elim[: a.meta[N_ELIM]]
-    left = out[3 + players : 3 + 2 * players]
-    cost = out[3 + 2 * players :]
+    elim = out[HEAD : HEAD + players]
+    left = out[HEAD + players : HEAD + 2 * players]
+    cost = out[HEAD + 2 * players :]
+    elim[:] = -1
+    elim[: a.meta[N_ELIM]] = a.elim[: a.meta[N_ELIM]]
     left[:] = 0
     cost[:] = 0
     for row in range(a.meta[COUNT]):

@@ -32,9 +32,13 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeVar, cast
 
 import numba
-from numba.core import caching, types
+from numba.core import caching as _caching
+from numba.core import types as _types
 from numba.experimental import structref
 from numba.extending import overload, register_jitable
+
+caching: Any = _caching  # (numba has partial annotations: used as untyped)
+types: Any = _types
 
 F = TypeVar("F", bound=Callable[..., Any])
 JIT = not numba.config.DISABLE_JIT

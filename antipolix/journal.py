@@ -14,7 +14,7 @@ The journal is sized before the turn from what the turn can produce at most
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -153,7 +153,7 @@ FNV_PRIME = 0x100000001B3
 _MASK = (1 << 64) - 1
 
 
-def _fnv(h: int, x: int) -> int:
+def _fnv(h: Any, x: Any) -> Any:
     """One FNV-1a step over the 64 bits of ``x`` (Python integers, masked)."""
     return ((int(h) ^ (int(x) & _MASK)) * FNV_PRIME) & _MASK
 
@@ -169,7 +169,7 @@ if JIT:
 
 
 @kernel
-def digest(j: Journal, h: int) -> int:
+def digest(j: Journal, h: np.uint64) -> np.uint64:
     """``h`` carried over the turn's events as recorded (FNV-1a over every number, floats by
     their bits): equal digests from :data:`FNV_OFFSET` on mean the same events, as far as a
     64-bit hash can tell. Games compare by it without decoding their events."""

@@ -96,8 +96,8 @@ def random_act(
     while True:
         k = rng.integers(0, total + enemies + 1)
         if k < total:
-            i = np.searchsorted(ends, k, side="right")
-            flat = candidate(s, lo, hi, i, k - (ends[i - 1] if i else 0))
+            i = int(np.searchsorted(ends, k, side="right"))
+            flat = candidate(s, lo, hi, i, int(k - (ends[i - 1] if i else 0)))
             if not s.occupied[flat]:
                 return MOVE, int(seen.ids[s.mobile[i]]), flat, _NO_PIECES, think, -1
         elif k < total + enemies:
@@ -171,7 +171,8 @@ def greedy_act(t: Tables, seen: Seen, memory: Memory, rng: np.random.Generator) 
 
 @kernel
 def _without(rows: IntArray, row: int) -> IntArray:
-    return rows[rows != row]
+    out: IntArray = rows[rows != row]
+    return out
 
 
 @kernel
