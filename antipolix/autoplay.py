@@ -205,8 +205,8 @@ def play_games_k(
     ``items[g, p, :counts[g, p]]`` (type, trait), its agent ``params[g, p]`` (code and two
     parameters), generators ``rngs[g * (2 + players):]`` (engine, placement, one per seat).
     Writes ``out[g]``: winner, reason, turns, decisions, then per seat the elimination order
-    (-1 padded), living pieces and their cost; ``seconds[g]``: the game's wall time; ``digests[g]``: the digest of
-    its events (:func:`antipolix.journal.digest`)."""
+    (-1 padded), living pieces and their cost; ``seconds[g]``: the game's wall time;
+    ``digests[g]``: the digest of its events (:func:`antipolix.journal.digest`)."""
     players = t.players
     for g in range(len(keys)):
         with numba.objmode(began="float64"):
