@@ -7,43 +7,24 @@ connected to ``S``, ``D != S``. Connection is found once per network by breadth-
 connected components, never by enumerating chains.
 
 The rules are compiled kernels over arrays (a network is its teleporters' cells and their
-component labels), the same for the engine, on the full truth, and for agents, on their own
-observation (own teleporters only); the functions without the ``_k`` suffix are their Python
-face.
+component labels), the same for the engine, on the full truth (:mod:`antipolix.turn`), and for
+agents, on their own observation (own teleporters only, :mod:`antipolix.agents.sight`).
 
->>> net = network([7, 8], [(0, 0, 0), (0, 0, 4)], field=4)
->>> net.labels.tolist()
+>>> tcells = np.array([(0, 0, 0), (0, 0, 4)])
+>>> labels = components(tcells, field=4)
+>>> labels.tolist()
 [0, 0]
->>> reaches((1, 1, 10), (0, 1, 1), 1, net, (0, 1, 5))  # next to #7, lands beside #8
+>>> reaches_k(0, 1, 1, 1, tcells, labels, 0, 1, 5)  # next to the first, lands beside the second
 True
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import lru_cache
-
 import numpy as np
 import numpy.typing as npt
 
 from antipolix.jit import kernel
-from antipolix.world import IntArray, Shape, offsets, pairwise_distances
-
-_EMPTY3 = np.zeros((0, 3), dtype=np.int64)
-
-
-@dataclass(frozen=True, slots=True)
-class Network:
-    """A set of teleporters with their connected components (``labels``: one per teleporter)."""
-
-    ids: IntArray
-    positions: IntArray  # (T, 3)
-    labels: IntArray  # (T,), component index per teleporter
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
+from antipolix.world import IntArray
 
 # -- kernels ----------------------------------------------------------------------------------
 
@@ -233,109 +214,13 @@ def _reached_by_another(
     return False
 
 
-def reach_capacity(move: int, teleporters: int) -> int:
-    """How many cells :func:`reach_cells_k` may write at most (the boxes of every centre)."""
-    side = 2 * max(move, 0) + 1
-    return side**3 * (1 + teleporters)
-
-
 # -- the Python face ------------------------------------------------------------------------------
 
 
-def components(positions: IntArray, field: int) -> IntArray:
+def components(positions: npt.ArrayLike, field: int) -> IntArray:
     """Connected components of the teleporter graph (edge iff Chebyshev distance <= ``field``);
     one label per teleporter, numbered in order of first appearance."""
     pos = np.ascontiguousarray(positions, dtype=np.int64).reshape(-1, 3)
     labels = np.empty(len(pos), dtype=np.int64)
     components_k(pos, field, labels)
     return labels
-
-
-def network(
-    ids: Sequence[int] | IntArray, positions: Sequence[Sequence[int]] | IntArray, field: int
-) -> Network:
-    """Build a :class:`Network` from teleporter ids and cells."""
-    pos = np.ascontiguousarray(positions, dtype=np.int64).reshape(-1, 3)
-    return Network(np.asarray(ids, dtype=np.int64), pos, components(pos, field))
-
-
-@lru_cache(maxsize=1024)
-def _cached(ids: bytes, positions: bytes, field: int) -> Network:
-    as_ints = np.frombuffer(ids, dtype=np.int64), np.frombuffer(positions, dtype=np.int64)
-    return network(*as_ints, field)
-
-
-def cached_network(ids: IntArray, positions: IntArray, field: int) -> Network:
-    """:func:`network`, remembered for the last networks seen (agents rebuild theirs each turn,
-    and teleporters rarely move); no teleporters give the shared :data:`EMPTY_NETWORK`."""
-    if not len(ids):
-        return EMPTY_NETWORK
-    ids = np.ascontiguousarray(ids, dtype=np.int64)
-    positions = np.ascontiguousarray(positions, dtype=np.int64)
-    return _cached(ids.tobytes(), positions.tobytes(), field)
-
-
-EMPTY_NETWORK = Network(np.zeros(0, dtype=np.int64), _EMPTY3, np.zeros(0, dtype=np.int64))
-
-
-def destinations(pos: Sequence[int], net: Network) -> IntArray:
-    """Cells of every teleporter ``D`` a piece at ``pos`` may teleport next to (R5)."""
-    if len(net) == 0:
-        return _EMPTY3
-    chosen = np.empty(len(net), dtype=np.bool_)
-    destinations_k(int(pos[0]), int(pos[1]), int(pos[2]), net.positions, net.labels, chosen)
-    out: IntArray = net.positions[chosen]
-    return out
-
-
-def reach_cells(shape: Shape, pos: Sequence[int], move: int, net: Network) -> IntArray:
-    """R5: every cell a piece at ``pos`` with move field ``move`` reaches, as sorted flat indices
-    (occupancy ignored; its own cell never)."""
-    p, n, m = shape
-    marked = np.zeros(p * n * m, dtype=np.bool_)
-    out = np.empty(reach_capacity(move, len(net)), dtype=np.int64)
-    z, y, x = (int(c) for c in pos)
-    k = reach_cells_k(p, n, m, z, y, x, move, net.positions, net.labels, marked, out)
-    return out[:k].copy()
-
-
-def reaches(
-    shape: Shape, pos: Sequence[int], move: int, net: Network, target: Sequence[int]
-) -> bool:
-    """R5: does a piece at ``pos`` with move field ``move`` reach ``target``?"""
-    z, y, x = (int(c) for c in pos)
-    tz, ty, tx = (int(c) for c in target)
-    return bool(reaches_k(z, y, x, move, net.positions, net.labels, tz, ty, tx))
-
-
-def reach_many(
-    shape: Shape, positions: IntArray, moves: IntArray, net: Network
-) -> tuple[IntArray, IntArray]:
-    """R5 for many pieces at once: ``(who, flat)``, every (piece index, reached flat cell) pair.
-
-    The same cells as :func:`reach_cells` for each piece (``who`` indexes ``positions``): first
-    the pieces next to no teleporter, the common case, one array operation per move field, then
-    the others one by one.
-    """
-    positions = np.asarray(positions, dtype=np.int64).reshape(-1, 3)
-    moves = np.asarray(moves, dtype=np.int64)
-    dims = np.asarray(shape, dtype=np.int64)
-    near = np.zeros(len(positions), dtype=bool)
-    if len(net):
-        near = (pairwise_distances(positions, net.positions) == 1).any(axis=1)
-    whos: list[IntArray] = []
-    flats: list[IntArray] = []
-    for move in np.unique(moves[(moves > 0) & ~near]).tolist():
-        rows = np.flatnonzero((moves == move) & ~near)
-        cells = positions[rows][:, None, :] + offsets(move)[None, :, :]
-        inside = np.all((cells >= 0) & (cells < dims), axis=2)
-        whos.append(np.broadcast_to(rows[:, None], inside.shape)[inside])
-        flats.append(np.ravel_multi_index(cells[inside].T, shape))
-    for row in np.flatnonzero(near & (moves > 0)).tolist():
-        flat = reach_cells(shape, positions[row], int(moves[row]), net)
-        whos.append(np.full(len(flat), row, dtype=np.int64))
-        flats.append(flat)
-    if not whos:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
-    return np.concatenate(whos).astype(np.int64), np.concatenate(flats).astype(np.int64)

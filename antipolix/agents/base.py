@@ -18,26 +18,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cached_property
 from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
+from antipolix.agents import sight
 from antipolix.agents.army import ArmyPolicy, RandomArmy
 from antipolix.agents.memory import Choice
-from antipolix.combat import defence_of
+from antipolix.jit import packed, unpacked
 from antipolix.journal import NUL
 from antipolix.messages import Command, Message
-from antipolix.observation import Observation
+from antipolix.observation import Observation, seen_of
 from antipolix.orders import Attack, Move, Order, Pass
-from antipolix.pieces import CHIEF as _CHIEF
-from antipolix.pieces import TELEPORTER as _TELEPORTER
 from antipolix.pieces import ArmyItem, PieceType
-from antipolix.reach import Network, cached_network, destinations, reach_cells
 from antipolix.rules import Rules
 from antipolix.turn import ATTACK, MOVE
-from antipolix.world import IntArray, Shape, indices, pairwise_distances
+from antipolix.world import IntArray, Shape, indices
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,17 +119,11 @@ def unit_strength(rules: Rules) -> int:
     return max([1, *mobile])
 
 
-@cache
-def _strides(n: int, m: int) -> IntArray:
-    """Multiply a cell ``(z, y, x)`` by this to get its flat index on a ``P × n × m`` board."""
-    out = np.array([n * m, m, 1], dtype=np.int64)
-    out.setflags(write=False)
-    return out
-
-
 class Sight:
-    """An agent's reading of its observation, as arrays: own pieces, visible enemies, every
-    (piece, cell) pair its pieces reach (R5), free cells and attackable targets (R4, R6).
+    """An agent's reading of its observation (the Python face of
+    :mod:`antipolix.agents.sight`, which the built-in agents use compiled): own pieces, visible
+    enemies, every (piece, cell) pair its pieces reach (R5), free cells and attackable targets
+    (R4, R6).
 
     Reach uses what the agent can see: its own teleporters. Rows index the observation's arrays;
     cells are flat indices into the board (``np.ravel_multi_index(cell, rules.shape)``).
@@ -141,24 +133,18 @@ class Sight:
         self.rules = rules
         self.obs = obs
         self.shape = rules.shape
-        p, n, m = self.shape
-        self.flat: IntArray = obs.cells @ _strides(n, m)
-        mine = obs.owners == obs.player
-        self.own: IntArray = indices(mine)
-        self.enemy: IntArray = indices(~mine)
-        self.strengths: IntArray = rules.strength_table[obs.types]
-        self.fields: IntArray = rules.move_table[obs.types]
-        self.occupied = np.zeros(p * n * m, dtype=bool)
-        self.occupied[self.flat] = True
-        # other players' traits are hidden (UNKNOWN_TRAIT), so these are own pieces only (R6)
-        tele = indices(obs.traits == _TELEPORTER)
-        self.net: Network = cached_network(obs.ids[tele], obs.cells[tele], rules.teleport_field)
-        chiefs = indices(obs.traits == _CHIEF)
-        self.chief: int = int(chiefs[0]) if len(chiefs) else -1
-        self.mobile: IntArray = self.own[self.fields[self.own] > 0]
+        self._record = sight.sight_k(rules.tables, packed(seen_of(obs, rules.shape)))
+        view = unpacked(self._record)
+        self.flat: IntArray = view.flat
+        self.own: IntArray = view.own
+        self.enemy: IntArray = view.enemy
+        self.strengths: IntArray = view.strengths
+        self.fields: IntArray = view.fields
+        self.occupied: npt.NDArray[np.bool_] = view.occupied
+        self.chief: int = int(view.chief)
+        self.mobile: IntArray = view.mobile
         self.mobile_cells: IntArray = obs.cells[self.mobile]  # (k, 3)
         self.mobile_fields: IntArray = self.fields[self.mobile]
-        self._reach: dict[int, IntArray] = {}
 
     def cell(self, flat: int) -> tuple[int, int, int]:
         """The ``(z, y, x)`` cell of a flat index."""
@@ -167,51 +153,30 @@ class Sight:
         z, y = divmod(zy, n)
         return z, y, x
 
-    @cached_property
-    def _near(self) -> npt.NDArray[np.bool_]:
-        """Which own mobile pieces stand within radius 1 of an own teleporter (R5)."""
-        if not len(self.net):
-            return np.zeros(len(self.mobile), dtype=bool)
-        cells = self.mobile_cells
-        gap = pairwise_distances(cells, self.net.positions)
-        near: npt.NDArray[np.bool_] = (gap == 1).any(axis=1)
-        return near
-
     def reach(self, row: int) -> IntArray:
-        """Sorted flat cells the own piece in observation row ``row`` reaches (R5, cached)."""
-        if row not in self._reach:
-            self._reach[row] = reach_cells(
-                self.shape, self.obs.cells[row], int(self.fields[row]), self.net
-            )
-        return self._reach[row]
+        """Sorted flat cells the own piece in observation row ``row`` reaches (R5)."""
+        out: IntArray = sight.reach(self._record, row)
+        return out
 
     def free_reach(self, row: int) -> IntArray:
         """Flat cells the piece in ``row`` may move to: reached and (as far as it sees) free.
 
         An enemy invisible piece's cell looks free, and moving there is legal (it crushes, R6).
         """
-        flat = self.reach(row)
-        out: IntArray = flat[~self.occupied[flat]]
+        out: IntArray = sight.free_reach(self._record, row)
         return out
 
     def reaches_matrix(self, cells: IntArray) -> npt.NDArray[np.bool_]:
         """``[i, j]``: does own mobile piece ``mobile[i]`` reach ``cells[j]`` (``(k, 3)``)? (R5)"""
-        pos = self.mobile_cells
-        fields = self.mobile_fields[:, None]
-        d = pairwise_distances(pos, cells)
-        hit: npt.NDArray[np.bool_] = (d >= 1) & (d <= fields)
-        for i in indices(self._near).tolist():
-            dests = destinations(pos[i], self.net)
-            dd = pairwise_distances(dests, cells)
-            hit[i] |= ((dd >= 1) & (dd <= fields[i])).any(axis=0)
-        return hit
+        grid = np.ascontiguousarray(cells, dtype=np.int64).reshape(-1, 3)
+        out: npt.NDArray[np.bool_] = sight.reach_matrix(self._record, grid)
+        return out
 
     @cached_property
     def target_matrix(self) -> npt.NDArray[np.bool_]:
         """``[i, j]``: does own mobile piece ``mobile[i]`` reach visible enemy ``enemy[j]``? (R5)"""
-        if not len(self.enemy) or not len(self.mobile):
-            return np.zeros((len(self.mobile), len(self.enemy)), dtype=bool)
-        return self.reaches_matrix(self.obs.cells[self.enemy])
+        out: npt.NDArray[np.bool_] = sight.target_matrix(self._record)
+        return out
 
     @cached_property
     def targets(self) -> dict[int, IntArray]:
@@ -221,8 +186,8 @@ class Sight:
 
     def attackers_of(self, cell: Sequence[int]) -> list[int]:
         """Rows of own mobile pieces that reach ``cell``, in row order."""
-        hit = self.reaches_matrix(np.asarray(cell, dtype=np.int64).reshape(1, 3))[:, 0]
-        return [int(r) for r in self.mobile[hit]]
+        z, y, x = (int(c) for c in cell)
+        return [int(r) for r in sight.attackers_of(self._record, z, y, x)]
 
     @cached_property
     def move_boxes(self) -> tuple[IntArray, IntArray, IntArray]:
@@ -233,26 +198,14 @@ class Sight:
         Together with :meth:`candidate` this lets an agent draw a uniform legal move by
         rejection, without listing every move.
         """
-        pos = self.mobile_cells
-        r = self.mobile_fields[:, None]
-        lo = np.maximum(pos - r, 0)
-        hi = np.minimum(pos + r + 1, np.asarray(self.shape))
-        side = hi - lo
-        size = side[:, 0] * side[:, 1] * side[:, 2]
-        for i in indices(self._near).tolist():
-            size[i] = len(self.reach(int(self.mobile[i])))
+        lo, hi, size = sight.move_boxes(self._record)
         return lo, hi, size
 
     def candidate(self, i: int, k: int) -> int:
         """The ``k``-th candidate cell (flat) of own mobile piece ``mobile[i]``; it is a legal
         move iff it is free (:attr:`occupied`), the piece's own cell being occupied."""
-        if self._near[i]:
-            return int(self.reach(int(self.mobile[i]))[k])
         lo, hi, _ = self.move_boxes
-        _, dy, dx = hi[i] - lo[i]
-        z, rest = divmod(k, int(dy * dx))
-        y, x = divmod(rest, int(dx))
-        return int(((lo[i, 0] + z) * self.shape[1] + lo[i, 1] + y) * self.shape[2] + lo[i, 2] + x)
+        return int(sight.candidate(self._record, lo, hi, i, k))
 
     def power(self, rows: Sequence[int] | IntArray) -> int:
         """R8 attack power of the given own rows."""
@@ -260,5 +213,4 @@ class Sight:
 
     def visible_defence(self, row: int) -> int:
         """R8 defence of the piece in ``row`` as far as this player can see."""
-        obs = self.obs
-        return defence_of(self.strengths, obs.owners, obs.cells, row, self.rules.defence_counts)
+        return int(sight.visible_defence(self._record, self.rules.tables, row))
