@@ -9,9 +9,10 @@ environment variable ``NUMBA_DISABLE_JIT=1`` the same functions run as plain Pyt
 the games are the same either way.
 
 numba checks a cached kernel against its own source file only, but a kernel's machine code
-holds the kernels it calls, from other files: after a change to one of those, it would run the
-old code. So every kernel's cache here is stamped with a hash of the sources of *all* the
-package's kernel files (:func:`kernels_stamp`): a change to any of them recompiles them all.
+holds the kernels it calls and the constants it reads, from other files: after a change to one
+of those, it would run the old code. So every kernel's cache here is stamped with a hash of its
+file and of every package file that file imports, directly or not (:func:`source_stamp`): a
+change to any of them recompiles it.
 
 **Records.** The core's state, the rules' tables, an observation... are named tuples of arrays
 in Python. Passed to a kernel as such, every array in them is reference-counted at every call
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar, cast
@@ -44,26 +46,59 @@ F = TypeVar("F", bound=Callable[..., Any])
 JIT = not numba.config.DISABLE_JIT
 T = TypeVar("T")
 PACKAGE = Path(__file__).resolve().parent
-MARK = "from antipolix.jit import kernel"
+_IMPORTS = re.compile(
+    rb"^[ \t]*(?:from[ \t]+antipolix((?:\.\w+)*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"
+    rb"|import[ \t]+antipolix((?:\.\w+)+))",
+    re.M,
+)
+
+
+def _module_file(dotted: str) -> Path | None:
+    """The file of module ``antipolix<dotted>`` (``dotted`` like ``.agents.sight``), if any."""
+    base = PACKAGE.joinpath(*dotted.split(".")[1:])
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
 
 
 @functools.cache
-def kernels_stamp() -> str:
-    """A hash of the package's kernel files (those that use :func:`kernel`) and of this one."""
+def _imports(path: Path) -> tuple[Path, ...]:
+    """The package's files that ``path`` imports (``from antipolix import x`` imports module
+    ``x``, not the package's ``__init__``)."""
+    found = set()
+    for module, names, plain in _IMPORTS.findall(path.read_bytes()):
+        dotted = (module or plain).decode()
+        candidates = [dotted] if dotted else []
+        candidates += [f"{dotted}.{n}" for n in re.findall(r"\w+", names.decode())]
+        found |= {f for c in candidates if (f := _module_file(c)) is not None}
+    return tuple(sorted(found))
+
+
+@functools.cache
+def source_stamp(path: Path) -> str:
+    """A hash of ``path`` and of every package file it imports, directly or not (and of this
+    one): what a kernel of ``path`` compiles from (the kernels it calls, the constants)."""
+    seen, todo = {Path(__file__).resolve()}, [path.resolve()]
+    while todo:
+        current = todo.pop()
+        if current not in seen:
+            seen.add(current)
+            todo.extend(_imports(current))
     digest = hashlib.sha256()
-    for path in sorted(PACKAGE.rglob("*.py")):
-        text = path.read_bytes()
-        if MARK.encode() in text or path == Path(__file__).resolve():
-            digest.update(path.relative_to(PACKAGE).as_posix().encode())
-            digest.update(text)
+    for file in sorted(seen):
+        digest.update(file.relative_to(PACKAGE).as_posix().encode())
+        digest.update(file.read_bytes())
     return digest.hexdigest()
 
 
 class _Stamped:
-    """A cache locator whose source stamp is :func:`kernels_stamp`."""
+    """A cache locator whose source stamp is :func:`source_stamp` of the kernel's file."""
+
+    _py_file: str
 
     def get_source_stamp(self) -> str:
-        return kernels_stamp()
+        return source_stamp(Path(self._py_file))
 
 
 class _UserProvided(_Stamped, caching.UserProvidedCacheLocator):  # type: ignore[misc]
@@ -87,7 +122,7 @@ class _FunctionCache(caching.FunctionCache):  # type: ignore[misc]
 
 
 def kernel(fn: F) -> F:
-    """``fn`` compiled by numba (nopython), cached on disk under :func:`kernels_stamp`."""
+    """``fn`` compiled by numba (nopython), cached on disk under :func:`source_stamp`."""
     dispatcher = numba.njit(cache=False)(fn)
     if not isinstance(dispatcher, numba.core.registry.CPUDispatcher):
         return cast(F, dispatcher)  # NUMBA_DISABLE_JIT=1: the plain function
