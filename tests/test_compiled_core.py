@@ -4,8 +4,9 @@
 Each game is played three ways from the same seed: by the oracle; through :class:`Game` (the
 compiled turn and agents, events decoded as objects); and whole in compiled code
 (:mod:`antipolix.autoplay`, the mass-simulation path), which gives no events but a digest of
-them that must equal the :class:`Game`'s. Six rule sets, random and greedy seats mixed; over two
-hundred games in the default run, over a thousand with the slow suite.
+them that must equal the :class:`Game`'s. Six rule sets, random and greedy seats mixed, a
+planner in one game of four; over two hundred games in the default run, over a thousand with the
+slow suite.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 import pytest
 
 from antipolix import Rules
-from antipolix.agents import GreedyAgent, RandomAgent
+from antipolix.agents import GreedyAgent, PlannerAgent, RandomAgent
 from antipolix.agents.army import FixedArmy, RandomArmy
 from antipolix.agents.base import Agent, Decision
 from antipolix.autoplay import Played, play_games
@@ -25,6 +26,7 @@ from antipolix.messages import Command, Message
 from antipolix.play import play_game
 from antipolix.runner.rows import GameRow
 from antipolix.runner.variants import Variant
+from tests.oracle.agents import planner as oracle_planner
 from tests.oracle.agents import scripted as oracle_agents
 from tests.oracle.play import play_game as oracle_play
 
@@ -40,6 +42,7 @@ RULE_SETS = {
 DEFAULT_GAMES = 40  # per rule set, in the default run ...
 LONG_GAMES = {"defence_all": 12}  # ... but fewer where the oracle's games last long
 SLOW_GAMES = 170  # more per rule set, with the slow suite
+PLANNER_EVERY = 4  # one game in four has a planner at seat 0
 
 
 @dataclass
@@ -51,18 +54,25 @@ class Seat:
 
 
 def seats(name: str, players: int, seed: int) -> list[Seat]:
-    """Random and greedy seats, mixed by the seed; teleporter-heavy armies for ``teleporters``."""
+    """Random and greedy seats, mixed by the seed, and a planner in one game of PLANNER_EVERY;
+    teleporter-heavy armies for ``teleporters``."""
     out = []
     for s in range(players):
-        greedy = (seed + s) % 3 != 0
+        kind = "planner" if s == 0 and seed % PLANNER_EVERY == 1 else "random"
+        if kind != "planner" and (seed + s) % 3 != 0:
+            kind = "greedy"
+        policy: Any = None
         if name == "teleporters":
-            policy: Any = FixedArmy(TELEPORTERS) if greedy else RandomArmy(menu=tuple(TELEPORTERS))
-            ours: Agent = GreedyAgent(policy) if greedy else RandomAgent(policy)
-            oracle = (oracle_agents.GreedyAgent if greedy else oracle_agents.RandomAgent)(policy)
-        else:
-            ours = GreedyAgent() if greedy else RandomAgent()
-            oracle = oracle_agents.GreedyAgent() if greedy else oracle_agents.RandomAgent()
-        out.append(Seat(ours, oracle))
+            policy = (
+                FixedArmy(TELEPORTERS) if kind != "random" else RandomArmy(menu=(*TELEPORTERS,))
+            )
+        ours = {"random": RandomAgent, "greedy": GreedyAgent, "planner": PlannerAgent}[kind]
+        oracle = {
+            "random": oracle_agents.RandomAgent,
+            "greedy": oracle_agents.GreedyAgent,
+            "planner": oracle_planner.PlannerAgent,
+        }[kind]
+        out.append(Seat(ours(policy), oracle(policy)))
     return out
 
 
@@ -185,7 +195,8 @@ print(json.dumps(out))
 
 
 def small_games() -> list[tuple[Rules, list[Agent], int]]:
-    """A few short games over the rule options the core branches on (R5, R7, R8)."""
+    """A few short games over the rule options the core branches on (R5, R7, R8), the three
+    built-in agents playing."""
     out: list[tuple[Rules, list[Agent], int]] = []
     options: list[dict[str, Any]] = [
         {},
@@ -200,6 +211,8 @@ def small_games() -> list[tuple[Rules, list[Agent], int]]:
         agents: list[Agent] = [
             GreedyAgent() if (seed + s) % 2 else RandomAgent() for s in range(rules.players)
         ]
+        if seed % 2:  # and a planner (its floating-point sums, compiled or not)
+            agents[0] = PlannerAgent()
         out.append((rules, agents, seed))
     return out
 

@@ -20,7 +20,7 @@ from antipolix.agents import (
     agent_from_spec,
     agent_named,
 )
-from antipolix.agents.planner import box_sum, box_sums, distance_grid
+from antipolix.agents.planner import _box_at, _distances
 from antipolix.events import Rejected
 from antipolix.game import Game
 from antipolix.messages import Command
@@ -239,27 +239,28 @@ def test_r9_offers_a_draw_when_it_cannot_win_a_fight_and_withdraws_it():
     assert agent.act(other.observe(0)).messages == (Command.WAR,)
 
 
-def test_grids_match_brute_force():
+def test_cube_sums_and_distances_match_brute_force():
+    # R1: the planner's grids (cube sums of radius r, distance to the nearest of some cells),
+    # computed in compiled code over a box of the board, against brute force
     rng = np.random.default_rng(1)
-    grid = rng.integers(0, 3, (2, 3, 5, 5))
-    for r in (1, 2):
-        brute = np.zeros_like(grid)
-        for z, y, x in np.ndindex(3, 5, 5):
-            cube = grid[:, max(z - r, 0) : z + r + 1, max(y - r, 0) : y + r + 1]
-            brute[:, z, y, x] = cube[..., max(x - r, 0) : x + r + 1].sum(axis=(1, 2, 3))
-        assert np.array_equal(box_sum(grid, r), brute)
-    flat = [rng.choice(75, size=6), rng.choice(75, size=3)]  # cells may repeat: values add
-    values = [rng.integers(0, 3, 6), rng.random(3)]
-    layers = [(flat[0], values[0], 1), (flat[1], values[1], 4)]
-    for (cells, vals, r), got in zip(layers, box_sums((3, 5, 5), layers), strict=True):
-        board = np.zeros(75, dtype=vals.dtype)
-        np.add.at(board, cells, vals)
-        assert got.dtype == vals.dtype
-        assert np.allclose(got, box_sum(board.reshape(3, 5, 5), r).reshape(-1))
-    flats = rng.choice(75, size=4, replace=False)
-    cells = np.stack(np.unravel_index(np.arange(75), (3, 5, 5)), axis=1)
-    brute_d = np.abs(cells[:, None, :] - cells[flats][None]).max(axis=2).min(axis=1)
-    assert np.array_equal(distance_grid((3, 5, 5), flats), brute_d)
+    shape = (3, 5, 6)
+    dims = np.array(shape, dtype=np.int64)
+    size = int(np.prod(shape))
+    cells = np.stack(np.unravel_index(np.arange(size), shape), axis=1).astype(np.int64)
+    for trial in range(40):
+        chosen = rng.choice(size, size=int(rng.integers(1, 8)), replace=False)
+        at = cells[chosen]
+        lo, hi = at.min(axis=0), at.max(axis=0)
+        values = np.zeros(size)
+        values[chosen] = rng.random(len(chosen))
+        r = trial % 3 + 1
+        got = np.zeros(size)
+        _box_at(values, dims, lo, hi, r, cells, np.arange(size), got)
+        gaps = np.abs(cells[:, None, :] - cells[None, :, :]).max(axis=2)
+        assert np.allclose(got, (gaps <= r) @ values), trial
+        inside = np.all((cells >= lo) & (cells <= hi), axis=1)
+        distances = _distances(dims, at, lo, hi)
+        assert np.array_equal(distances[inside], gaps[inside][:, chosen].min(axis=1)), trial
 
 
 def test_beats_greedy_on_a_small_board():

@@ -11,12 +11,13 @@ import numpy as np
 
 from antipolix.agents.base import Agent
 from antipolix.agents.memory import Choice, Memory
+from antipolix.agents.planner import PlannerAgent, planner_act
 from antipolix.agents.scripted import GreedyAgent, RandomAgent, greedy_act, random_act
 from antipolix.jit import kernel
 from antipolix.observation import Seen
 from antipolix.rules import Tables
 
-RANDOM, GREEDY = range(2)
+RANDOM, GREEDY, PLANNER = range(3)
 
 
 def compiled_seat(agent: Agent) -> tuple[int, float, float] | None:
@@ -25,6 +26,8 @@ def compiled_seat(agent: Agent) -> tuple[int, float, float] | None:
         return RANDOM, agent.mean_think, 0.0
     if type(agent) is GreedyAgent:
         return GREEDY, 0.0, 0.0
+    if type(agent) is PlannerAgent:
+        return PLANNER, agent.min_think, agent.max_think
     return None
 
 
@@ -40,4 +43,6 @@ def act_k(
     """The decision of the built-in agent ``code`` (with its ``params``) for ``seen``."""
     if code == RANDOM:
         return random_act(t, seen, memory, params[0], rng)
-    return greedy_act(t, seen, memory, rng)
+    if code == GREEDY:
+        return greedy_act(t, seen, memory, rng)
+    return planner_act(t, seen, memory, params[0], params[1], rng)

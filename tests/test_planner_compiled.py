@@ -1,0 +1,146 @@
+"""The compiled planner against the numpy planner it replaces (tests/oracle): the same games.
+
+The planner's decision is one numba kernel (``planner_act``); the numpy planner it was written
+from is kept in ``tests/oracle/agents/planner.py`` and plays on the oracle engine. Both must make
+the same decisions, so a seeded game played by each gives the same events turn by turn (R12).
+The kernels sum floats in numpy's order (pairwise for the sum of an array), checked here too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from antipolix import Rules
+from antipolix.agents import GreedyAgent, PlannerAgent, RandomAgent
+from antipolix.agents.army import RandomArmy
+from antipolix.agents.planner import _box_at, pairwise_sum
+from antipolix.events import Combat
+from antipolix.play import play_game
+from tests.oracle.agents import planner as oracle_planner
+from tests.oracle.agents import scripted as oracle_scripted
+from tests.oracle.play import play_game as oracle_play_game
+
+SMALL = {  # quick games: each rule option the planner reads, on a small board
+    "small": Rules(shape=(4, 8, 8), players=2),
+    "defence_all": Rules(shape=(4, 8, 8), players=3, defence_counts="all"),
+    "teleport_all": Rules(shape=(4, 8, 8), players=2, teleport_network="all"),
+    "no_timers": Rules(shape=(4, 10, 10), players=3, timers=False),
+    "drawn": Rules(shape=(4, 8, 8), players=2, think_times="drawn", time_credit=20.0),
+    "four": Rules(shape=(4, 10, 10), players=4),
+}
+FULL = {  # the default board and its variants
+    "default": Rules(),
+    "defence_all": Rules(defence_counts="all"),
+    "teleport_all": Rules(teleport_network="all"),
+    "no_timers": Rules(timers=False),
+    "ten": Rules(shape=(4, 12, 12), players=10),
+    "drawn": Rules(think_times="drawn", time_credit=3.0),
+}
+
+
+def _pair(name: str) -> tuple[Any, Any]:
+    """The compiled agent and its oracle twin. ``random-army planner``: a planner with random
+    armies (teleporters and invisible pieces of its own, R5, R6)."""
+    if name == "planner":
+        return PlannerAgent(), oracle_planner.PlannerAgent()
+    if name == "random-army planner":
+        return PlannerAgent(RandomArmy()), oracle_planner.PlannerAgent(RandomArmy())
+    if name == "greedy":
+        return GreedyAgent(), oracle_scripted.GreedyAgent()
+    return RandomAgent(), oracle_scripted.RandomAgent()
+
+
+def _same_game(rules: Rules, names: list[str], seed: int) -> int:
+    """Play ``seed`` with the compiled agents and with the oracle's: the same events each turn,
+    the same messages received, the same result. Returns how many attacks were made."""
+    pairs = [_pair(name) for name in names]
+    new = play_game(rules, [p[0] for p in pairs], seed, keep_reports=True)
+    old = oracle_play_game(rules, [p[1] for p in pairs], seed)
+    assert len(new.reports) == len(old.reports)
+    for turn, (a, b) in enumerate(zip(new.reports, old.reports, strict=True), start=1):
+        events = [e.to_dict() for e in a.events], [e.to_dict() for e in b.events]
+        assert events[0] == events[1], (seed, turn)
+        assert a.reception == b.reception, (seed, turn)
+    assert new.result == old.game.result
+    return sum(isinstance(e, Combat) for r in new.reports for e in r.events)
+
+
+def _seats(players: int, seed: int, names: tuple[str, ...]) -> list[str]:
+    return [names[(seed + s) % len(names)] for s in range(players)]
+
+
+@pytest.mark.parametrize("case", list(SMALL))
+def test_same_games_as_the_numpy_planner(case: str) -> None:
+    rules = SMALL[case]
+    attacks = 0
+    for seed in range(2):
+        attacks += _same_game(rules, _seats(rules.players, seed, ("planner", "greedy")), seed)
+    seats = _seats(rules.players, 2, ("random-army planner", "random", "greedy"))
+    attacks += _same_game(rules, seats, 2)
+    assert attacks > 0  # the games fought
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(FULL))
+def test_same_games_as_the_numpy_planner_on_the_default_board(case: str) -> None:
+    rules = FULL[case]
+    attacks = 0
+    for seed in range(10):
+        attacks += _same_game(rules, _seats(rules.players, seed, ("planner", "greedy")), seed)
+    for seed in range(10, 13):
+        seats = _seats(rules.players, seed, ("random-army planner", "random", "greedy"))
+        attacks += _same_game(rules, seats, seed)
+    assert attacks > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(5))
+def test_same_games_between_planners(seed: int) -> None:
+    attacks = _same_game(Rules(players=2), ["planner", "planner"], seed)
+    attacks += _same_game(Rules(shape=(4, 10, 10), players=3), ["planner"] * 3, seed)
+    assert attacks > 0
+
+
+def test_pairwise_sum_is_numpys_sum() -> None:
+    # numpy sums a 1-D float array pairwise (blocks of 8 accumulators from 8 elements, halves
+    # above 128): a different order gives a different last bit on such data
+    rng = np.random.default_rng(0)
+    lengths = [*range(300), 383, 384, 385, 511, 1000, 1024, 1031, 4097, 10_000]
+    for n in lengths:
+        a = rng.normal(size=n) * 10.0 ** rng.integers(-6, 6, n)
+        assert pairwise_sum(a) == float(a.sum()), n
+    a = rng.normal(size=1000) * 10.0 ** rng.integers(-6, 6, 1000)
+    in_order = 0.0
+    for x in a:
+        in_order += x
+    assert in_order != float(a.sum())  # the order shows
+
+
+def test_cube_sums_of_floats_are_numpys() -> None:
+    # the hunt's gains are floats summed over cubes (R1); the numpy planner did it with matrix
+    # products (BLAS), the kernel with loops in the same order: bit for bit
+    rng = np.random.default_rng(1)
+    for trial in range(120):
+        shape = [(8, 16, 16), (4, 12, 12), (4, 8, 8), (1, 7, 7)][trial % 4]
+        size = int(np.prod(shape))
+        centre = np.array([rng.integers(0, s) for s in shape])
+        cells = centre + rng.integers(-2, 3, (int(rng.integers(1, 60)), 3))
+        cells[0] = centre
+        cells = cells[np.all((cells >= 0) & (cells < np.array(shape)), axis=1)]
+        flat = np.unique(np.ravel_multi_index(cells.T, shape))
+        values = rng.normal(size=len(flat)) * 10.0 ** rng.integers(-3, 2, len(flat))
+        r = int(rng.integers(1, 5))
+        expected = oracle_planner.box_sums(shape, [(flat, values, r)])[0]
+        board = np.zeros(size)
+        board[flat] = values
+        at = np.stack(np.unravel_index(flat, shape), axis=1)
+        got = np.zeros(size)
+        everywhere = np.arange(size, dtype=np.int64)
+        cells = np.stack(np.unravel_index(everywhere, shape), axis=1).astype(np.int64)
+        dims = np.array(shape, dtype=np.int64)
+        lo, hi = at.min(axis=0).astype(np.int64), at.max(axis=0).astype(np.int64)
+        _box_at(board, dims, lo, hi, r, cells, everywhere, got)
+        assert np.array_equal(got, expected), (shape, r)
