@@ -14,6 +14,8 @@ Table 2: four Greedy agents on the default four-player rules: how many games rea
 limit (R10), and the turn counts.
 
 Both tables are printed and written as Markdown to ``experiments/results/agent_strength.md``.
+Every game is played whole in compiled code (:func:`antipolix.autoplay.play_games`: the same game
+as ``play_game``, event for event).
 """
 
 from __future__ import annotations
@@ -32,8 +34,8 @@ import numpy as np
 
 from antipolix import Rules
 from antipolix.agents import Agent, GreedyAgent, PlannerAgent, RandomAgent
+from antipolix.autoplay import play_games, warm
 from antipolix.end import EndReason
-from antipolix.play import play_game
 from antipolix.stats import wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,6 +64,14 @@ class Row:
     seconds: float
 
 
+def whole_game(rules: Rules, agents: list[Agent], seed: int) -> Any:
+    """The result of the game of ``seed`` (the game ``play_game(rules, agents, seed)`` plays),
+    played whole in compiled code."""
+    (played,) = play_games(rules, [(agents, np.random.SeedSequence(seed))])
+    assert played is not None  # (built-in agents and armies: never refused)
+    return played.result
+
+
 def seat_of_a(seed: int) -> int:
     """The seat of agent A in the game of ``seed``: drawn from the seed (shuffled seats)."""
     return int(np.random.default_rng(seed).integers(2))
@@ -74,7 +84,7 @@ def play_pair(job: tuple[str, str, int]) -> Row:
     agents = [AGENTS[b](), AGENTS[b]()]
     agents[seat] = AGENTS[a]()
     start = time.perf_counter()
-    result = play_game(Rules(players=2), agents, seed).result
+    result = whole_game(Rules(players=2), agents, seed)
     winner = None if result.winner is None else ("A" if result.winner == seat else "B")
     return Row(
         a, b, seed, seat, winner, result.reason.name, result.turns, time.perf_counter() - start
@@ -83,7 +93,7 @@ def play_pair(job: tuple[str, str, int]) -> Row:
 
 def play_greedy4(seed: int) -> tuple[int | None, str, int]:
     """Worker: one game of four Greedy agents on the default rules."""
-    result = play_game(Rules(), [GreedyAgent() for _ in range(4)], seed).result
+    result = whole_game(Rules(), [GreedyAgent() for _ in range(4)], seed)
     return result.winner, result.reason.name, result.turns
 
 
@@ -224,6 +234,8 @@ def main() -> None:
     args = parser.parse_args()
     start = time.perf_counter()
     done = load_cache(args.cache)
+    # compile (or load) the core once, here, not in each worker
+    warm(Rules(players=3), [RandomAgent(), GreedyAgent(), PlannerAgent()])
     jobs = [(a, b, SEED + i) for a, b in PAIRINGS for i in range(args.games)]
     seeds4 = range(SEED, SEED + args.draw_games)
     with ProcessPoolExecutor(args.workers) as pool:

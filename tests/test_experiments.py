@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
     ("script", "args", "expected"),
     [
         ("bench_engine.py", ["--games", "2"], "engine only"),
-        ("bench_games.py", ["--games", "1", "--profile-games", "1"], "player-turns/s"),
+        ("bench_games.py", ["--games", "2"], "player-turns/s"),
         ("bench_simulate.py", ["--games", "3", "--modes", "serial"], "games/s"),
     ],
 )

@@ -52,9 +52,9 @@ import numpy as np
 import numpy.typing as npt
 
 from antipolix.agents.army import ArmyPolicy, FixedArmy
-from antipolix.agents.base import Agent, Decision, decision_of, unit_strength
+from antipolix.agents.base import Decision, decision_of, unit_strength
 from antipolix.agents.memory import LAST_FIGHT, N_HIDDEN, NUL_STANDS, Choice, Memory
-from antipolix.agents.scripted import memory_for
+from antipolix.agents.scripted import Remembering
 from antipolix.agents.sight import Sight, power, reaches, sight_k, visible_defence
 from antipolix.jit import kernel, packed
 from antipolix.journal import NUL, WAR
@@ -1568,7 +1568,7 @@ def planner_act(
     return kind, piece, cell, pieces, think, command
 
 
-class PlannerAgent(Agent):
+class PlannerAgent(Remembering):
     """One-ply lookahead over every winning attack and every move, in expectation over R8.
 
     See the module docstring for what it evaluates. Decides from its observation only (R6),
@@ -1603,8 +1603,6 @@ class PlannerAgent(Agent):
 
     def setup(self, rules: Rules, seat: int, rng: np.random.Generator) -> None:
         super().setup(rules, seat, rng)
-        self._remembered = memory_for(rules)  # (the same arrays as the record)
-        self._memory = packed(self._remembered)
         self.unit = unit_strength(rules)
 
     def act(self, obs: Observation) -> Decision:
@@ -1617,7 +1615,7 @@ class PlannerAgent(Agent):
     def attacker_strength(self, pid: int) -> int:
         """R2 strength of an enemy piece named in an attack on this player: its type's, as last
         seen; one unit if it was never seen (it cannot be stronger than the strongest type)."""
-        types = self._remembered.seen_type
+        types = self.remembered.seen_type
         if not 0 <= pid < len(types) or types[pid] < 0:
             return self.unit
         return int(self.rules.strength_table[types[pid]])

@@ -47,7 +47,29 @@ NONE = -1  # no order (yet): the kind of a Choice a step of a scripted agent did
 _NO_PIECES = np.zeros(0, dtype=np.int64)
 
 
-class RandomAgent(Agent):
+class Remembering(Agent):
+    """A built-in agent whose decisions are kernels: :meth:`setup` gives it an empty
+    :class:`Memory` for the game, kept as a named tuple (``remembered``, what pickles: a set-up
+    agent may be shipped to a worker) and as the record its kernels take (``_memory``, the same
+    arrays)."""
+
+    def setup(self, rules: Rules, seat: int, rng: np.random.Generator) -> None:
+        super().setup(rules, seat, rng)
+        self.remembered = memory_for(rules)
+        self._memory = packed(self.remembered)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state.pop("_memory", None)  # (a record does not pickle: made again from remembered)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if "remembered" in state:
+            self._memory = packed(self.remembered)
+
+
+class RandomAgent(Remembering):
     """A uniformly random legal order and a random army.
 
     The orders it draws from, all equally likely: ``Pass``; every move of an own piece to a free
@@ -63,10 +85,6 @@ class RandomAgent(Agent):
 
     def params(self) -> dict[str, Any]:
         return {"mean_think": self.mean_think}
-
-    def setup(self, rules: Rules, seat: int, rng: np.random.Generator) -> None:
-        super().setup(rules, seat, rng)
-        self._memory = packed(memory_for(rules))
 
     def act(self, obs: Observation) -> Decision:
         seen = packed(seen_of(obs, self.rules.shape))
@@ -110,7 +128,7 @@ def random_act(
             return PASS, 0, 0, _NO_PIECES, think, -1
 
 
-class GreedyAgent(Agent):
+class GreedyAgent(Remembering):
     """Attacks when it can beat the defence it sees; guards its chief; otherwise advances.
 
     Each turn, in this order:
@@ -135,10 +153,6 @@ class GreedyAgent(Agent):
 
     def default_army(self) -> ArmyPolicy:
         return FixedArmy({"army": 3, "hovercraft": 2, "army+invisible": 1})
-
-    def setup(self, rules: Rules, seat: int, rng: np.random.Generator) -> None:
-        super().setup(rules, seat, rng)
-        self._memory = packed(memory_for(rules))
 
     def act(self, obs: Observation) -> Decision:
         seen = packed(seen_of(obs, self.rules.shape))
