@@ -122,7 +122,7 @@ def play_games(
             items,
             counts,
             params,
-            List(batch.rngs),
+            _typed_list(batch.rngs),
             out,
             seconds,
             digests,
@@ -184,6 +184,16 @@ def _played(
         digest,
         decisions,
     )
+
+
+def _typed_list(rngs: list[np.random.Generator]) -> List[np.random.Generator]:
+    """``rngs`` as the typed list kernels take, built by cached kernels: ``numba.typed.List``
+    built from Python compiles its methods in every new process (half a second: a Ray
+    worker's start)."""
+    out = _new_list(rngs[0])
+    for rng in rngs[1:]:
+        _append(out, rng)
+    return out
 
 
 # -- the kernels -----------------------------------------------------------------------------------
@@ -363,3 +373,15 @@ def _summary(a: Arrays, t: Tables, out: IntArray) -> None:
         if a.alive[row]:
             left[a.owner[row]] += 1
             cost[a.owner[row]] += t.cost[a.kind[row], a.trait[row]]
+
+
+@kernel
+def _new_list(first: np.random.Generator) -> List[np.random.Generator]:
+    out = List()
+    out.append(first)
+    return out
+
+
+@kernel
+def _append(rngs: List[np.random.Generator], rng: np.random.Generator) -> None:
+    rngs.append(rng)

@@ -226,8 +226,13 @@ def item_name(item: ArmyItem) -> str:
     return kind.name.lower() + ("" if trait is Trait.NONE else "+" + trait.name.lower())
 
 
+_KNOWN: dict[object, ArmyItem] = {}  # every item, and its name → the item (filled below)
+
+
 def parse_item(item: object) -> ArmyItem:
     """``"hovercraft+invisible"`` or ``(PieceType.HOVERCRAFT, Trait.INVISIBLE)`` → the pair."""
+    if isinstance(item, str | tuple) and item in _KNOWN:  # (armies are parsed every game)
+        return _KNOWN[item]
     if isinstance(item, str):
         kind, _, trait = item.strip().lower().partition("+")
         try:
@@ -245,6 +250,10 @@ def parse_item(item: object) -> ArmyItem:
             f"an army item is a (PieceType, Trait) pair or a name like 'army+invisible', "
             f"got {item!r}"
         ) from None
+
+
+_KNOWN.update((item_name(item), item) for item in ITEMS)
+_KNOWN.update((item, item) for item in ITEMS)
 
 
 # -- orders and messages (replays) ----------------------------------------------------------------

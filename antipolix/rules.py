@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal, NamedTuple
@@ -271,6 +271,14 @@ class Rules:
         """R2: type cost + trait cost."""
         return self._costs[int(kind)][int(trait)]
 
+    def army_cost(self, army: Iterable[ArmyItem]) -> int:
+        """R2, R3: what the pieces of ``army`` cost together."""
+        return sum(map(self._item_costs.__getitem__, army))
+
+    @cached_property
+    def _item_costs(self) -> dict[ArmyItem, int]:
+        return {(k, t): self.piece_cost(k, t) for k in PieceType for t in Trait}
+
     @cached_property
     def _costs(self) -> tuple[tuple[int, ...], ...]:
         """``[type][trait]`` → cost (R2), worked out once: costs are asked for in hot loops."""
@@ -286,7 +294,7 @@ class Rules:
         if chiefs != 1:
             found = "no chief" if chiefs == 0 else f"{chiefs} chiefs"
             raise ChiefError(f"player {player}'s army has {found} (R3: exactly one chief)")
-        cost = sum(self.piece_cost(kind, trait) for kind, trait in army)
+        cost = self.army_cost(army)
         if cost > self.army_budget:
             raise OverBudgetError(
                 f"player {player}'s army costs {cost}, over the budget of {self.army_budget} (R3)"

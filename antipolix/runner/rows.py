@@ -38,6 +38,7 @@ def count_column(item: ArmyItem) -> str:
 
 
 ARMY_COLUMNS: tuple[str, ...] = tuple(count_column(item) for item in ITEMS)
+_COLUMN_OF = dict(zip(ITEMS, ARMY_COLUMNS, strict=True))
 
 
 @dataclass(frozen=True)
@@ -147,7 +148,7 @@ class GameRow:
             players=rules.players,
             seats=list(seats),
             agents=[labels[j] for j in seats],
-            army_cost=[sum(rules.piece_cost(k, t) for k, t in army) for army in armies],
+            army_cost=[rules.army_cost(army) for army in armies],
             winner=result.winner,
             winner_agent=None if result.winner is None else labels[seats[result.winner]],
             reason=result.reason.name.lower(),
@@ -165,7 +166,7 @@ def army_counts(armies: Sequence[Sequence[ArmyItem]]) -> dict[str, list[int]]:
     out = {name: [0] * len(armies) for name in ARMY_COLUMNS}
     for seat, army in enumerate(armies):
         for item in army:
-            out[count_column(item)][seat] += 1
+            out[_COLUMN_OF[item]][seat] += 1
     return out
 
 
