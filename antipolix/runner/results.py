@@ -8,12 +8,13 @@ workers or machines. The folder opens as a Parquet dataset (see :mod:`antipolix.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
+import numpy.typing as npt
 
 from antipolix.agents import AGENTS, Agent, agent_from_spec
 from antipolix.codec import rules_from_dict
@@ -178,6 +179,17 @@ class Results:
 
     # -- statistics --------------------------------------------------------------------------------
 
+    def _parts(self, columns: Sequence[str]) -> Iterator[pa.Table]:
+        """The rows of ``columns``, a chunk file at a time: the statistics below read a study of
+        any size in bounded memory (a million games' strings as Python objects took 600 MB)."""
+        import pyarrow.parquet as pq
+
+        if self._table is not None:
+            yield self._table.select(list(columns))
+            return
+        for path in self.files():
+            yield pq.read_table(path, columns=list(columns), schema=schema())
+
     def win_rates(self, by: Literal["agent", "seat"] = "agent") -> pd.DataFrame:
         """Wins per agent (label) or per seat, per variant, with Wilson 95 % intervals.
 
@@ -188,43 +200,27 @@ class Results:
         most), so the interval is conservative.
         """
         import pandas as pd
-        import pyarrow.compute as pc  # type: ignore[import-untyped, unused-ignore]
 
         if by not in ("agent", "seat"):
             raise SimulationError(f"win_rates(by=...) takes 'agent' or 'seat', got {by!r}")
-        t = self.read(["variant", "agents", "winner"])
-        lengths = pc.list_value_length(t["agents"]).to_numpy(zero_copy_only=False)
-        lengths = np.asarray(lengths, dtype=np.int64)
-        parents = np.repeat(np.arange(t.num_rows), lengths)
-        starts = np.cumsum(lengths) - lengths
-        seat = np.arange(int(lengths.sum())) - np.repeat(starts, lengths)
-        winner = np.asarray(pc.fill_null(t["winner"], -1).to_numpy(zero_copy_only=False))
-        won = winner[parents] == seat
-        draw = winner[parents] == -1
-        variant = np.asarray(t["variant"].to_numpy(zero_copy_only=False), dtype=object)[parents]
+        parts = [_win_counts(t, by) for t in self._parts(["variant", "agents", "winner"])]
+        counts = pd.concat(parts) if parts else _win_counts(schema().empty_table(), by)
+        keys = counts[by]
         if by == "agent":
-            flat = pc.list_flatten(t["agents"]).to_numpy(zero_copy_only=False)
-            key = pd.Categorical(flat, categories=_ordered(self.agents, flat))
-        else:
-            key = seat
-        df = pd.DataFrame(
-            {
-                "variant": pd.Categorical(variant, categories=self.variants),
-                by: key,
-                "won": won,
-                "draw": draw,
-            }
+            keys = pd.Categorical(keys, categories=_ordered(self.agents, keys))
+        counts = counts.assign(
+            variant=pd.Categorical(counts["variant"], categories=self.variants), **{by: keys}
         )
         g = (
-            df.groupby(["variant", by], observed=True, sort=True)
-            .agg(games=("won", "size"), wins=("won", "sum"), draws=("draw", "sum"))
+            counts.groupby(["variant", by], observed=True, sort=True)[["games", "wins", "draws"]]
+            .sum()
             .reset_index()
         )
         g["variant"] = g["variant"].astype(str)
         if by == "agent":
             g["agent"] = g["agent"].astype(str)
-        g["wins"] = g["wins"].astype(np.int64)
-        g["draws"] = g["draws"].astype(np.int64)
+        for column in ("games", "wins", "draws"):
+            g[column] = g[column].astype(np.int64)
         g["win_rate"] = g["wins"] / g["games"]
         g["ci_low"], g["ci_high"] = wilson_interval(g["wins"], g["games"])
         return g
@@ -234,14 +230,19 @@ class Results:
         percentiles, max, and the share of games stopped by the turn limit (R10)."""
         import pandas as pd
 
-        t = self.read(["variant", "turns", "reason"]).to_pandas()
+        lengths: dict[str, list[npt.NDArray[np.float64]]] = {name: [] for name in self.variants}
+        stopped = dict.fromkeys(self.variants, 0)
+        for t in self._parts(["variant", "turns", "reason"]):
+            part = t.to_pandas()
+            for name, rows in part.groupby("variant", sort=False):
+                lengths[str(name)].append(rows["turns"].to_numpy(dtype=np.float64))
+                stopped[str(name)] += int((rows["reason"] == "turn_limit").sum())
         pcts = [float(p) for p in percentiles]
-        rows = []
+        out = []
         for name in self.variants:
-            part = t[t["variant"] == name]
-            turns = part["turns"].to_numpy(dtype=np.float64)
-            if not len(turns):
+            if not lengths[name]:
                 continue
+            turns = np.concatenate(lengths[name])
             row: dict[str, Any] = {
                 "variant": name,
                 "games": len(turns),
@@ -252,14 +253,22 @@ class Results:
             for p, v in zip(pcts, np.percentile(turns, pcts), strict=True):
                 row[f"p{p:g}"] = float(v)
             row["max"] = int(turns.max())
-            row["turn_limit"] = float((part["reason"] == "turn_limit").mean())
-            rows.append(row)
-        return pd.DataFrame(rows)
+            row["turn_limit"] = stopped[name] / len(turns)
+            out.append(row)
+        return pd.DataFrame(out)
 
     def reasons(self) -> pd.DataFrame:
         """How games ended (R10): games per variant and reason."""
-        t = self.read(["variant", "reason"]).to_pandas()
-        table = t.groupby(["variant", "reason"], sort=False).size().unstack(fill_value=0)
+        import pandas as pd
+
+        parts = [
+            t.to_pandas().groupby(["variant", "reason"], sort=False).size()
+            for t in self._parts(["variant", "reason"])
+        ]
+        if not parts:
+            return pd.DataFrame()
+        sizes = pd.concat(parts)
+        table = sizes.groupby(level=[0, 1], sort=False).sum().unstack(fill_value=0)
         return table.reindex([v for v in self.variants if v in table.index])
 
     def summary(self) -> str:
@@ -350,6 +359,34 @@ class Results:
                 agents.append(agent_from_spec(spec))
         seats = seat_order(self.seed, game, rules.players, bool(self.study["shuffle_seats"]))
         return play(rules, [agents[j] for j in seats], game_seed(self.seed, game), replay=path)
+
+
+def _win_counts(t: pa.Table, by: str) -> pd.DataFrame:
+    """Games, wins and draws per (variant, agent label or seat) in the rows of ``t``."""
+    import pandas as pd
+    import pyarrow.compute as pc  # type: ignore[import-untyped, unused-ignore]
+
+    lengths = pc.list_value_length(t["agents"]).to_numpy(zero_copy_only=False)
+    lengths = np.asarray(lengths, dtype=np.int64)
+    parents = np.repeat(np.arange(t.num_rows), lengths)
+    starts = np.cumsum(lengths) - lengths
+    seat = np.arange(int(lengths.sum())) - np.repeat(starts, lengths)
+    winner = np.asarray(pc.fill_null(t["winner"], -1).to_numpy(zero_copy_only=False))
+    key: Any = seat
+    if by == "agent":
+        key = np.asarray(pc.list_flatten(t["agents"]).to_numpy(zero_copy_only=False), dtype=object)
+    df = pd.DataFrame(
+        {
+            "variant": np.asarray(t["variant"].to_numpy(zero_copy_only=False), dtype=object)[
+                parents
+            ],
+            by: key,
+            "games": 1,
+            "wins": winner[parents] == seat,
+            "draws": winner[parents] == -1,
+        }
+    )
+    return df.groupby(["variant", by], sort=False).sum().reset_index()
 
 
 def _ordered(known: Sequence[str], seen: Any) -> list[str]:
