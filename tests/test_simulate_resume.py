@@ -38,7 +38,14 @@ def uninterrupted() -> Results:
 def start_then_stop(out: Path, sig: int, extra: list[str], files: int, timeout: float = 120) -> int:
     """Start the command, send ``sig`` once ``files`` chunk files exist; its exit code."""
     proc = subprocess.Popen(
-        command(out, *extra), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command(out, *extra),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # Ctrl-C as a terminal sends it: a suite run in the background (``cmd &``) has SIGINT
+        # ignored, and its children inherit that (the command would then finish, untouched)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + timeout
@@ -47,13 +54,17 @@ def start_then_stop(out: Path, sig: int, extra: list[str], files: int, timeout: 
             assert time.monotonic() < deadline, "no chunk file appeared in time"
             time.sleep(0.02)
         proc.send_signal(sig)
-        _, err = proc.communicate(timeout=60)
+        out_text, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
     if sig == signal.SIGINT:
-        assert "games are saved in" in err and "run the same command again" in err, err
+        assert "games are saved in" in err and "run the same command again" in err, (
+            proc.returncode,
+            err[-2000:],
+            out_text[-2000:],
+        )
     return proc.returncode
 
 

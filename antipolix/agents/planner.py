@@ -54,7 +54,7 @@ import numpy.typing as npt
 from antipolix.agents.army import ArmyPolicy, FixedArmy
 from antipolix.agents.base import Decision, decision_of, unit_strength
 from antipolix.agents.memory import LAST_FIGHT, N_HIDDEN, NUL_STANDS, Choice, Memory
-from antipolix.agents.scripted import Remembering
+from antipolix.agents.scripted import Remembering, note_moves
 from antipolix.agents.sight import Sight, power, reaches, sight_k, visible_defence
 from antipolix.jit import kernel, packed
 from antipolix.journal import NUL, WAR
@@ -1471,12 +1471,7 @@ def _remember(s: Sight, t: Tables, memory: Memory, unit: int) -> None:
     their types, the last fight, the defence its failed attacks showed, and where invisible
     pieces attacked it."""
     seen = s.seen
-    for row in s.enemy:
-        pid, flat = seen.ids[row], s.flat[row]
-        if memory.first_cell[pid] < 0:
-            memory.first_cell[pid] = flat
-        elif memory.first_cell[pid] != flat:
-            memory.moved[pid] = True
+    note_moves(s, memory)
     for row in s.enemy:
         memory.seen_type[seen.ids[row]] = seen.types[row]
     if seen.fought:  # a piece taken (R8) or crushed (R6)

@@ -190,8 +190,9 @@ def _without(rows: IntArray, row: int) -> IntArray:
 
 
 @kernel
-def _remember(s: Sight, memory: Memory) -> None:
-    """Enemy pieces seen to move (so not chiefs), and the defence its failed attacks showed."""
+def note_moves(s: Sight, memory: Memory) -> None:
+    """Remember the cell each visible enemy piece was first seen on, and which have moved since
+    (a chief suspect is one never seen to move, R6: traits are hidden)."""
     seen = s.seen
     for row in s.enemy:
         pid, flat = seen.ids[row], s.flat[row]
@@ -199,6 +200,13 @@ def _remember(s: Sight, memory: Memory) -> None:
             memory.first_cell[pid] = flat
         elif memory.first_cell[pid] != flat:
             memory.moved[pid] = True
+
+
+@kernel
+def _remember(s: Sight, memory: Memory) -> None:
+    """Enemy pieces seen to move (so not chiefs), and the defence its failed attacks showed."""
+    seen = s.seen
+    note_moves(s, memory)
     for c in seen.combats:
         if c[C_PLAYER] == seen.player and c[C_ATTACK] <= c[C_DEFENCE]:
             memory.mark_turn[c[C_TARGET]] = seen.turn
