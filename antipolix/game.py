@@ -20,6 +20,7 @@ import enum
 import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -165,11 +166,13 @@ class Game:
         self._last_events: tuple[tuple[frozenset[int] | None, Event], ...] = ()
         self._result: GameResult | None = None
         self._digest = np.uint64(journal.FNV_OFFSET)
+        self._buffers: _TurnBuffers | None = None  # made at the first turn, then reused
 
     def __getstate__(self) -> dict[str, object]:
         """For copies and pickles: the arrays are copied, their compiled records made anew."""
         state = dict(self.__dict__)
         del state["_state"], state["_tables"]
+        state["_buffers"] = None
         return state
 
     def __setstate__(self, state: dict[str, object]) -> None:
@@ -438,14 +441,10 @@ class Game:
         if self.phase is Phase.OVER:
             raise PhaseError(f"the game is over ({self.result})")
         normal, times, mail = self._check_turn(orders, think_times, messages)
-        submitted = self._submissions(normal, times, mail)
-        log = journal.journal_for(
-            self.rules.players, self.board.count, len(submitted.listed), len(submitted.mail)
-        )
-        schedule = turn.play_turn_k(
-            self._state, self._tables, self._rng, packed(submitted), packed(log)
-        )
-        self._digest = np.uint64(journal.digest(packed(log), self._digest))
+        b = self._submissions(normal, times, mail)
+        schedule = turn.play_turn_k(self._state, self._tables, self._rng, b.packed_in, b.packed_log)
+        self._digest = np.uint64(journal.digest(b.packed_log, self._digest))
+        log = b.log
         events = journal.decode(log, self.rules.shape, normal, mail, lambda: self.result)
         for box in self._inbox.values():
             box.clear()
@@ -462,13 +461,23 @@ class Game:
         orders: Mapping[int, Order],
         times: Mapping[int, float],
         mail: Mapping[int, Sequence[Message | Command]],
-    ) -> Submissions:
-        """The turn's checked submissions as the turn kernel takes them."""
+    ) -> _TurnBuffers:
+        """The turn's checked submissions as the turn kernel takes them, and an empty journal:
+        buffers made once and reused while they have room (making and packing them anew cost
+        a sixth of a turn)."""
         players = self.rules.players
         listed = [pid for o in orders.values() if isinstance(o, Attack) for pid in o.pieces]
         items = sum((len(m) for m in mail.values()), 0)
-        s = turn.submissions(players, len(listed), items)
-        k = 0
+        b = self._buffers
+        if b is None or len(listed) > len(b.into.listed) or items > len(b.into.mail):
+            room = max(len(listed), self.board.count), max(items, 8)
+            into = turn.submissions(players, *room)
+            log = journal.journal_for(players, self.board.count, *room)
+            b = self._buffers = _TurnBuffers(into, packed(into), log, packed(log))
+        s, k = b.into, 0
+        s.orders[:] = turn.PASS
+        s.times[:] = 0.0
+        b.log.n[:] = 0
         for p, order in orders.items():
             if isinstance(order, Move):
                 s.orders[p] = (turn.MOVE, order.piece, self._flat(order.cell), 0, 0)
@@ -489,7 +498,7 @@ class Game:
                     s.mail[i] = (journal.TEXT, -1 if item.to is None else item.to)
                 i += 1
         s.mail_start[players] = i
-        return s
+        return b
 
     def _check_turn(
         self,
@@ -644,3 +653,14 @@ class Game:
             board.arrays, self._state = more, packed(more)
         self._teleporters = teleporters
         return int(put(self._state, self._tables, player, int(kind), int(trait), at))
+
+
+@dataclass
+class _TurnBuffers:
+    """A game's turn input (:class:`~antipolix.turn.Submissions`) and journal, with their
+    records for the kernels (the same arrays)."""
+
+    into: Submissions
+    packed_in: Any
+    log: journal.Journal
+    packed_log: Any

@@ -11,13 +11,14 @@ slow suite.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pytest
 
-from antipolix import Rules
+from antipolix import Game, Pass, PieceType, Rules, Trait
 from antipolix.agents import GreedyAgent, PlannerAgent, RandomAgent
 from antipolix.agents.army import FixedArmy, RandomArmy
 from antipolix.agents.base import Agent, Decision
@@ -28,6 +29,7 @@ from antipolix.runner.rows import GameRow
 from antipolix.runner.variants import Variant
 from tests.oracle.agents import planner as oracle_planner
 from tests.oracle.agents import scripted as oracle_agents
+from tests.oracle.game import Game as OracleGame
 from tests.oracle.play import play_game as oracle_play
 
 TELEPORTERS = {"army+teleporter": 2, "hovercraft+teleporter": 2, "army": 1}
@@ -175,6 +177,29 @@ def test_messages_and_commands_resolve_as_the_oracles(seed: int) -> None:
         kinds |= {type(e).__name__ for e in x.events}
     assert a.result == b.game.result
     assert {"Sent", "Commanded"} <= kinds  # the messages were exercised
+
+
+def test_a_turn_with_more_messages_than_earlier_turns_and_a_copied_game() -> None:
+    # Game reuses its turn buffers while they have room: a turn with more messages (R9) than
+    # any before makes them anew, and a copy of a game mid-way plays on alike
+    rules = Rules(shape=(4, 8, 8), players=2, max_turns=50)
+    army = [(PieceType.ARMY, Trait.CHIEF), (PieceType.ARMY, Trait.NONE)]
+    ours, theirs = Game(rules, 3), OracleGame(rules, 3)
+    for game in (ours, theirs):
+        for p in range(2):
+            game.place_army(p, army)
+        game.start()
+    talk = {0: [Message(f"hello {i}", None) for i in range(20)], 1: [Command.NUL, Message("x", 0)]}
+    passes = {0: Pass(), 1: Pass()}
+    for messages in ({}, talk, {}, {0: talk[0] * 2}):
+        a = ours.play_turn(passes, {0: 1.0, 1: 2.0}, messages)
+        b = theirs.play_turn(passes, {0: 1.0, 1: 2.0}, messages)
+        assert [e.to_dict() for e in a.events] == [e.to_dict() for e in b.events]
+    again = copy.deepcopy(ours)
+    a = ours.play_turn(passes, {0: 1.0, 1: 2.0}, talk)
+    b = again.play_turn(passes, {0: 1.0, 1: 2.0}, talk)
+    assert [e.to_dict() for e in a.events] == [e.to_dict() for e in b.events]
+    assert ours.digest == again.digest
 
 
 NO_JIT_SCRIPT = """
