@@ -26,7 +26,7 @@ from numba.typed import List
 from antipolix.agents.army import checked_army
 from antipolix.agents.base import Agent
 from antipolix.agents.builtin import act_k, compiled_seat
-from antipolix.agents.memory import COUNTERS, NEVER, make_memory
+from antipolix.agents.memory import COUNTERS, HIDDEN_TURNS, NEVER, make_memory
 from antipolix.agents.scripted import RandomAgent
 from antipolix.armies import Zone
 from antipolix.end import REASONS, GameResult
@@ -38,13 +38,13 @@ from antipolix.journal import FNV_OFFSET, clear, digest, journal_for
 from antipolix.observation import seen_k
 from antipolix.pieces import TELEPORTER, ArmyItem
 from antipolix.placement import free_cell, put
+from antipolix.play import play_game
 from antipolix.rules import Rules, Tables
 from antipolix.state import COUNT, N_ELIM, PHASE, REASON, TURN, WINNER, Arrays, new_arrays
 from antipolix.turn import ATTACK, MOVE, PLAYING, over, play_turn_k, submissions
 from antipolix.world import IntArray
 
 HEAD = 4  # columns of a game's summary before the per-seat ones (see play_games_k)
-HIDDEN_TURNS = 16  # turns of attacks by unseen pieces an agent's memory has room for
 
 
 def warm(rules: Rules, agents: Sequence[Agent]) -> None:
@@ -55,8 +55,6 @@ def warm(rules: Rules, agents: Sequence[Agent]) -> None:
     if compiled(agents):
         play_games(rules, [(agents, np.random.SeedSequence(0))])
     else:
-        from antipolix.play import play_game  # (play is above this module)
-
         play_game(rules, [RandomAgent() for _ in range(rules.players)], 0)
 
 
@@ -259,7 +257,8 @@ def _placed(
 
 @kernel
 def _memories(t: Tables, cells: int) -> tuple[IntArray, ...]:
-    """Every seat's :class:`Memory` arrays, one row per seat."""
+    """Every seat's :class:`Memory` arrays, one row per seat, each as
+    :func:`~antipolix.agents.memory.new_memory` makes it."""
     players = t.players
     return (
         np.full((players, cells), -1, dtype=np.int64),

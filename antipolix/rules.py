@@ -269,7 +269,7 @@ class Rules:
 
     def piece_cost(self, kind: PieceType, trait: Trait) -> int:
         """R2: type cost + trait cost."""
-        return self._costs[int(kind)][int(trait)]
+        return self._item_costs[PieceType(kind), Trait(trait)]
 
     def army_cost(self, army: Iterable[ArmyItem]) -> int:
         """R2, R3: what the pieces of ``army`` cost together."""
@@ -277,15 +277,12 @@ class Rules:
 
     @cached_property
     def _item_costs(self) -> dict[ArmyItem, int]:
-        return {(k, t): self.piece_cost(k, t) for k in PieceType for t in Trait}
-
-    @cached_property
-    def _costs(self) -> tuple[tuple[int, ...], ...]:
-        """``[type][trait]`` → cost (R2), worked out once: costs are asked for in hot loops."""
-        return tuple(
-            tuple(self.piece_types.cost(k) + self.trait_costs.cost(t) for t in Trait)
+        """``(type, trait)`` → cost (R2), worked out once: costs are asked for in hot loops."""
+        return {
+            (k, t): self.piece_types.cost(k) + self.trait_costs.cost(t)
             for k in PieceType
-        )
+            for t in Trait
+        }
 
     def check_army(self, player: int, army: Sequence[ArmyItem]) -> None:
         """R3: exactly one chief and total cost <= budget, or raise an :class:`ArmyError`

@@ -76,6 +76,14 @@ def offsets(radius: int) -> IntArray:
     return table
 
 
+def cell_of(shape: Shape, flat: int) -> Cell:
+    """The ``(z, y, x)`` cell of a flat index (``np.ravel_multi_index(cell, shape)``)."""
+    _, n, m = shape
+    zy, x = divmod(int(flat), m)
+    z, y = divmod(zy, n)
+    return z, y, x
+
+
 def in_bounds(shape: Shape, cell: Sequence[int]) -> bool:
     return 0 <= cell[0] < shape[0] and 0 <= cell[1] < shape[1] and 0 <= cell[2] < shape[2]
 

@@ -35,7 +35,7 @@ from antipolix.orders import Attack, Move, Order, Pass
 from antipolix.pieces import ArmyItem, PieceType
 from antipolix.rules import Rules
 from antipolix.turn import ATTACK, MOVE
-from antipolix.world import IntArray, Shape, indices
+from antipolix.world import IntArray, Shape, cell_of, indices
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,14 +97,11 @@ class Agent:
 def decision_of(choice: Choice, shape: Shape) -> Decision:
     """A compiled agent's :data:`~antipolix.agents.memory.Choice` as a :class:`Decision`."""
     kind, piece, flat, pieces, think, command = choice
-    _, n, m = shape
-    zy, x = divmod(int(flat), m)
-    z, y = divmod(zy, n)
     order: Order = Pass()
     if kind == MOVE:
-        order = Move(int(piece), (z, y, x))
+        order = Move(int(piece), cell_of(shape, flat))
     elif kind == ATTACK:
-        order = Attack([int(p) for p in pieces], (z, y, x))
+        order = Attack([int(p) for p in pieces], cell_of(shape, flat))
     messages: tuple[Command, ...] = ()
     if command >= 0:
         messages = (Command.NUL if command == NUL else Command.WAR,)
@@ -148,10 +145,7 @@ class Sight:
 
     def cell(self, flat: int) -> tuple[int, int, int]:
         """The ``(z, y, x)`` cell of a flat index."""
-        _, n, m = self.shape
-        zy, x = divmod(int(flat), m)
-        z, y = divmod(zy, n)
-        return z, y, x
+        return cell_of(self.shape, flat)
 
     def reach(self, row: int) -> IntArray:
         """Sorted flat cells the own piece in observation row ``row`` reaches (R5)."""

@@ -21,6 +21,7 @@ from antipolix.jit import record
 from antipolix.world import IntArray
 
 NEVER = -(1 << 40)  # the turn of a memory never made
+HIDDEN_TURNS = 16  # turns of attacks by unseen pieces a memory has room for
 # counters
 N_HIDDEN = 0  # rows of ``hidden`` in use
 LAST_FIGHT = 1  # the last turn the agent was told of a piece taken or crushed
@@ -49,7 +50,7 @@ class Memory(NamedTuple):
 make_memory = record(Memory)
 
 
-def new_memory(cells: int, players: int, memory_turns: int = 16) -> Memory:
+def new_memory(cells: int, players: int, memory_turns: int = HIDDEN_TURNS) -> Memory:
     """An empty memory for a board of ``cells`` cells and ``players`` players; ``hidden`` has
     room for ``memory_turns`` turns of attacks by every other player."""
     return Memory(

@@ -114,7 +114,7 @@ class GameRow:
             played.result,
             armies,
             [len(pieces) for pieces in left],
-            [sum(rules.piece_cost(p.type, p.trait) for p in pieces) for pieces in left],
+            [rules.army_cost((p.type, p.trait) for p in pieces) for pieces in left],
             variant,
             game,
             seed,
