@@ -82,12 +82,15 @@ SHORT_CLOCKS = {"players": 4, "shape": (4, 10, 10), "time_credit": 3.0}
 
 @pytest.mark.parametrize("options", [SMALL, {"players": 3, "shape": (4, 8, 8)}, RICH, SHORT_CLOCKS])
 def test_pettingzoo_parallel_api_test(options: dict[str, Any]) -> None:
+    # PettingZoo's own checks: it raises (AssertionError and the like) on any breach of the
+    # ParallelEnv API (spaces, masks, agents leaving, infos, ...)
     parallel_api_test(parallel_env(**options), num_cycles=300)
 
 
 def test_pettingzoo_parallel_seed_test() -> None:
-    # PettingZoo's seed test samples actions without the mask, so most are forbidden: the env
-    # is built to pass on them (illegal_action="pass"); the default raises (tested below)
+    # PettingZoo's seed test (it raises when two environments seeded alike differ) samples
+    # actions without the mask, so most are forbidden: the env is built to pass on them
+    # (illegal_action="pass"); the default raises (tested below)
     parallel_seed_test(lambda: parallel_env(**SMALL, illegal_action="pass"), num_cycles=100)
 
 
