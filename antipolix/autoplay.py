@@ -25,7 +25,7 @@ from numba.typed import List
 
 from antipolix.agents.army import checked_army
 from antipolix.agents.base import Agent
-from antipolix.agents.builtin import act_k, compiled_seat
+from antipolix.agents.builtin import PARAMS, act_k, compiled_seat
 from antipolix.agents.memory import COUNTERS, HIDDEN_TURNS, NEVER, make_memory
 from antipolix.agents.scripted import RandomAgent
 from antipolix.armies import Zone
@@ -83,7 +83,7 @@ class _Batch:
 
     keys: list[npt.NDArray[np.uint64]]
     items: list[list[list[tuple[int, int]]]]
-    codes: list[list[tuple[int, float, float]]]
+    codes: list[list[tuple[float, ...]]]
     rngs: list[np.random.Generator]
     armies: list[tuple[tuple[ArmyItem, ...], ...]]
 
@@ -107,7 +107,7 @@ def play_games(
         longest = max(len(seat) for game in batch.items for seat in game)
         items = np.zeros((n, players, max(longest, 1), 2), dtype=np.int64)
         counts = np.zeros((n, players), dtype=np.int64)
-        params = np.zeros((n, players, 3), dtype=np.float64)
+        params = np.zeros((n, players, PARAMS), dtype=np.float64)
         for g in range(n):
             for seat in range(players):
                 army = batch.items[g][seat]
@@ -210,8 +210,8 @@ def play_games_k(
     digests: npt.NDArray[np.uint64],
 ) -> None:
     """Play game ``g`` for every row: identifier keys ``keys[g]``, seat ``p``'s army
-    ``items[g, p, :counts[g, p]]`` (type, trait), its agent ``params[g, p]`` (code and two
-    parameters), generators ``rngs[g * (2 + players):]`` (engine, placement, one per seat).
+    ``items[g, p, :counts[g, p]]`` (type, trait), its agent ``params[g, p]`` (code, scalars,
+    weights), generators ``rngs[g * (2 + players):]`` (engine, placement, one per seat).
     Writes ``out[g]``: winner, reason, turns, decisions, then per seat the elimination order
     (-1 padded), living pieces and their cost; ``seconds[g]``: the game's wall time;
     ``digests[g]``: the digest of its events (:func:`antipolix.journal.digest`)."""

@@ -19,11 +19,61 @@ AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyA
 
 
 def agent_named(name: str) -> Agent:
-    """A built-in agent by name (``"random"``, ``"greedy"``, ...), with its default settings."""
-    key = name.strip().lower() if isinstance(name, str) else name
+    """A built-in agent by name (``"random"``, ``"greedy"``, ...), with its default settings,
+    or with parameters after colons: ``"search:rollouts=16:depth=2"``, ``"random:mean_think=0.5"``
+    (numbers only; each must be a parameter of that agent)."""
+    if not isinstance(name, str):
+        raise AgentError(f"an agent name must be a string, got {name!r}")
+    key, *given = (part.strip() for part in name.strip().split(":"))
+    key = key.lower()
     if key not in AGENTS:
-        raise AgentError(f"unknown agent {name!r} (built-in agents: {', '.join(sorted(AGENTS))})")
-    return AGENTS[key]()
+        raise AgentError(f"unknown agent {key!r} (built-in agents: {', '.join(sorted(AGENTS))})")
+    cls = AGENTS[key]
+    known = {k: v for k, v in cls().params().items() if isinstance(v, int | float)}
+    params: dict[str, Any] = {}
+    for part in given:
+        pname, eq, text = part.partition("=")
+        pname = pname.strip()
+        if not eq or not pname:
+            raise AgentError(f"agent {name!r}: expected name=value after ':', got {part!r}")
+        if pname not in known:
+            choices = ", ".join(sorted(known)) or "none"
+            raise AgentError(
+                f"agent {key!r} has no parameter {pname!r} (its parameters: {choices})"
+            )
+        params[pname] = _number(name, pname, text.strip(), known[pname])
+    try:
+        return cls(**params)
+    except (TypeError, ValueError) as exc:
+        raise AgentError(f"agent {name!r}: {exc}") from None
+
+
+def _number(name: str, pname: str, text: str, default: Any) -> float | int:
+    """``text`` as the number type of the parameter's default."""
+    whole = isinstance(default, int) and not isinstance(default, bool)
+    try:
+        value = int(text) if whole else float(text)
+    except ValueError:
+        kind = "an integer" if isinstance(default, int) else "a number"
+        raise AgentError(f"agent {name!r}: {pname} must be {kind}, got {text!r}") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise AgentError(f"agent {name!r}: {pname} must be finite, got {text!r}")
+    return value
+
+
+def agent_label(agent: Agent) -> str:
+    """The name that tells this agent apart from others of its kind: its name and the
+    parameters that differ from the defaults (``"search:rollouts=16"``), which
+    :func:`agent_named` reads back. Agents that are not built-in go by their name."""
+    cls = AGENTS.get(agent.name)
+    if cls is None or type(agent) is not cls:
+        return agent.name
+    defaults = cls().params()
+    parts = [agent.name]
+    for key, value in agent.params().items():
+        if defaults.get(key) != value:
+            parts.append(f"{key}={value:g}" if isinstance(value, float) else f"{key}={value}")
+    return ":".join(parts)
 
 
 def agent_from_spec(spec: Mapping[str, Any]) -> Agent:
@@ -74,6 +124,7 @@ __all__ = [
     "RandomArmy",
     "Sight",
     "agent_from_spec",
+    "agent_label",
     "agent_named",
     "agents_from_specs",
 ]

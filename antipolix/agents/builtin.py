@@ -11,24 +11,33 @@ import numpy as np
 
 from antipolix.agents.base import Agent
 from antipolix.agents.memory import Choice, Memory
-from antipolix.agents.planner import PlannerAgent, planner_act
+from antipolix.agents.planner import DEFAULT_WEIGHTS, WEIGHTS, PlannerAgent, planner_act
 from antipolix.agents.scripted import GreedyAgent, RandomAgent, greedy_act, random_act
 from antipolix.jit import kernel
 from antipolix.observation import Seen
 from antipolix.rules import Tables
 
 RANDOM, GREEDY, PLANNER = range(3)
+SCALARS = 4  # an agent's scalar parameters; its weights (WEIGHTS) follow
+PARAMS = 1 + SCALARS + len(WEIGHTS)  # a seat's row: the code, the scalars, the weights
 
 
-def compiled_seat(agent: Agent) -> tuple[int, float, float] | None:
-    """``(code, parameter, parameter)`` of a built-in agent, or None for any other agent."""
+def compiled_seat(agent: Agent) -> tuple[float, ...] | None:
+    """A built-in agent's row of :data:`PARAMS` numbers (its code, its scalar parameters, its
+    weights), or None for any other agent."""
+    scalars: tuple[float, ...]
+    weights = DEFAULT_WEIGHTS
     if type(agent) is RandomAgent:
-        return RANDOM, agent.mean_think, 0.0
-    if type(agent) is GreedyAgent:
-        return GREEDY, 0.0, 0.0
-    if type(agent) is PlannerAgent:
-        return PLANNER, agent.min_think, agent.max_think
-    return None
+        code, scalars = RANDOM, (agent.mean_think,)
+    elif type(agent) is GreedyAgent:
+        code, scalars = GREEDY, ()
+    elif type(agent) is PlannerAgent:
+        code, scalars = PLANNER, (agent.min_think, agent.max_think)
+        weights = agent.weights
+    else:
+        return None
+    pad = (0.0,) * (SCALARS - len(scalars))
+    return (float(code), *scalars, *pad, *(float(v) for v in weights))
 
 
 @kernel
@@ -40,9 +49,10 @@ def act_k(
     params: np.ndarray,
     rng: np.random.Generator,
 ) -> Choice:
-    """The decision of the built-in agent ``code`` (with its ``params``) for ``seen``."""
+    """The decision of the built-in agent ``code`` (with its ``params``: scalars, weights) for
+    ``seen``."""
     if code == RANDOM:
         return random_act(t, seen, memory, params[0], rng)
     if code == GREEDY:
         return greedy_act(t, seen, memory, rng)
-    return planner_act(t, seen, memory, params[0], params[1], rng)
+    return planner_act(t, seen, memory, params[0], params[1], params[SCALARS:], rng)

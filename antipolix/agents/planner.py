@@ -46,6 +46,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -113,6 +114,49 @@ FRONT = 4  # "near the front": within this distance of a visible enemy
 MOVED_SUSPECT = 0.1  # chief-suspect weight of an enemy piece seen to move (1 if never seen to)
 MEMORY = 12  # turns the hidden defence of a failed attack, or an invisible attacker, is kept
 HIDDEN_PROBE = 0.1  # chance a narrow win (margin <= one unit) meets unseen invisible defenders
+
+
+class Weight(NamedTuple):
+    """One weight of the planner's position value: its default (the hand-set planner's), and
+    the range a tuning study searches (:mod:`antipolix.tuning`)."""
+
+    name: str
+    default: float
+    low: float
+    high: float
+
+
+# The weights the kernels read from a vector (``w``, in this order): the ones above, and the
+# tactics' (teleporter networks R5, fortresses R8, hunting invisible pieces R6), which the
+# hand-set planner leaves at 0. The integer settings (FRONT, HUNT_K, MEMORY, ...) stay fixed.
+WEIGHTS: tuple[Weight, ...] = (
+    Weight("win", WIN, 60.0, 400.0),
+    Weight("teleported", TELEPORTED, 0.2, 1.0),
+    Weight("p_near", P_NEAR, 0.0, 1.0),
+    Weight("spread", SPREAD, 0.0, 1.0),
+    Weight("threat", W_THREAT, 0.0, 1.0),
+    Weight("press", W_PRESS, 0.0, 2.0),
+    Weight("press_from", float(PRESS_FROM), 10.0, 400.0),
+    Weight("hunt", W_HUNT, 0.0, 1.5),
+    Weight("hunt_min", HUNT_MIN, 0.0, 0.5),
+    Weight("guard", W_GUARD, 0.0, 6.0),
+    Weight("guard_share", GUARD_SHARE, 0.0, 0.5),
+    Weight("chief_far", W_CHIEF_FAR, 0.0, 2.0),
+    Weight("advance", W_ADVANCE, 0.0, 0.6),
+    Weight("cohesion", W_COHESION, 0.0, 0.3),
+    Weight("moved_suspect", MOVED_SUSPECT, 0.0, 1.0),
+    Weight("hidden_probe", HIDDEN_PROBE, 0.0, 0.6),
+    Weight("network", 0.0, 0.0, 2.0),  # a teleporter's move that links or extends the network
+    Weight("fortress", 0.0, 0.0, 2.0),  # the chief beside own fortresses (R8 defence)
+    Weight("crush", 0.0, 0.0, 4.0),  # a move onto a cell where an unseen enemy showed itself
+)
+(
+    I_WIN, I_TELEPORTED, I_P_NEAR, I_SPREAD, I_THREAT, I_PRESS, I_PRESS_FROM, I_HUNT,
+    I_HUNT_MIN, I_GUARD, I_GUARD_SHARE, I_CHIEF_FAR, I_ADVANCE, I_COHESION, I_MOVED_SUSPECT,
+    I_HIDDEN_PROBE, I_NETWORK, I_FORTRESS, I_CRUSH,
+) = range(len(WEIGHTS))  # fmt: skip
+DEFAULT_WEIGHTS = np.array([w.default for w in WEIGHTS], dtype=np.float64)
+WEIGHT_NAMES = tuple(w.name for w in WEIGHTS)
 
 
 # -- compiled decision ---------------------------------------------------------------------------
@@ -218,29 +262,29 @@ def _top(a: FloatArray, n: int) -> float:
 
 
 @kernel
-def _total(a: FloatArray, n: int) -> float:
-    """The largest of ``a[:n]`` in full, the others at ``SPREAD``: one order a turn (R4)."""
+def _total(a: FloatArray, n: int, spread: float) -> float:
+    """The largest of ``a[:n]`` in full, the others at ``spread``: one order a turn (R4)."""
     if n == 0:
         return 0.0
     top = _top(a, n)
-    return top + SPREAD * (_pairwise(a, 0, n) - top)
+    return top + spread * (_pairwise(a, 0, n) - top)
 
 
 @kernel
-def _column_total(a: FloatArray, n: int, single: bool) -> float:
+def _column_total(a: FloatArray, n: int, single: bool, spread: float) -> float:
     """:func:`_total` of one column of an ``(n, k)`` matrix (``n >= 1``), as numpy sums it."""
     top = _top(a, n)
-    return top + SPREAD * (_column_sum(a, n, single) - top)
+    return top + spread * (_column_sum(a, n, single) - top)
 
 
 @kernel
-def _risk(threat: int, extra: int, defence: int, loss: float) -> float:
+def _risk(threat: int, extra: int, defence: int, loss: float, p_near: float) -> float:
     """Expected loss of an own piece with this enemy power reaching it, this much more power one
     enemy move away, and this defence (R8)."""
     if threat > defence:
         return loss * 1.0
     if threat > 0 and threat + extra > defence:
-        return loss * P_NEAR
+        return loss * p_near
     return loss * 0.0
 
 
@@ -420,6 +464,7 @@ class _Turn(NamedTuple):
     take_chief: float
     defence_all: bool
     turn: int
+    w: FloatArray  # the weights (:data:`WEIGHTS`)
 
 
 @kernel
@@ -443,7 +488,7 @@ def _zero_box(grid: npt.NDArray[Any], dims: IntArray, lo: IntArray, hi: IntArray
 
 
 @kernel
-def _read(t: Tables, s: Sight, memory: Memory, unit: int) -> _Turn:
+def _read(t: Tables, s: Sight, memory: Memory, unit: int, w: FloatArray) -> _Turn:
     """The turn's grids and values (see :class:`_Turn`)."""
     seen = s.seen
     dims = t.shape
@@ -457,9 +502,9 @@ def _read(t: Tables, s: Sight, memory: Memory, unit: int) -> _Turn:
     e_flat, e_pos, e_s, e_f = s.flat[enemy], seen.cells[enemy], s.strengths[enemy], s.fields[enemy]
     e_owner = seen.owners[enemy].astype(np.int64)
     destroy, teleport, convert = t.outcomes[0], t.outcomes[1], t.outcomes[2]
-    swing = destroy + teleport * TELEPORTED + 2 * convert  # per point of a piece taken (R8)
+    swing = destroy + teleport * w[I_TELEPORTED] + 2 * convert  # per point of a piece taken (R8)
     take_chief = destroy + convert  # a chief destroyed or converted eliminates (R8)
-    lose_chief = WIN * (destroy + convert) + WIN * teleport * 0.25
+    lose_chief = w[I_WIN] * (destroy + convert) + w[I_WIN] * teleport * 0.25
     # the enemy pieces by owner (each group in observation order)
     first = np.zeros(t.players + 1, dtype=np.int64)
     for j in range(k_en):
@@ -598,14 +643,14 @@ def _read(t: Tables, s: Sight, memory: Memory, unit: int) -> _Turn:
     weight = np.empty(k_en)  # chief suspects: never seen to move (R8), in group order
     for u in range(k_en):
         j = grouped[u]
-        weight[u] = MOVED_SUSPECT if memory.moved[seen.ids[enemy[j]]] else 1.0
+        weight[u] = w[I_MOVED_SUSPECT] if memory.moved[seen.ids[enemy[j]]] else 1.0
         if seen.types[enemy[j]] == FORTRESS:
             weight[u] *= 0.3
     chief_gain = np.zeros(k_en)
     for o in range(t.players):
         total = _pairwise(weight, first[o], first[o + 1] - first[o])
         for u in range(first[o], first[o + 1]):
-            chief_gain[grouped[u]] = WIN * take_chief * weight[u] / total
+            chief_gain[grouped[u]] = w[I_WIN] * take_chief * weight[u] / total
     gain = np.empty(k_en)
     for j in range(k_en):
         gain[j] = float(t.cost[seen.types[enemy[j]], 0]) * swing + chief_gain[j]
@@ -614,8 +659,8 @@ def _read(t: Tables, s: Sight, memory: Memory, unit: int) -> _Turn:
         x_own[ci] += CHIEF_UNSEEN * unit
     risks = np.empty(k_own)
     for q in range(k_own):
-        risks[q] = _risk(t_own[q], x_own[q], d_own[q], loss[q])
-    base_risk = _total(risks, k_own)
+        risks[q] = _risk(t_own[q], x_own[q], d_own[q], loss[q], w[I_P_NEAR])
+    base_risk = _total(risks, k_own, w[I_SPREAD])
 
     # geometry: distances to the enemy, how far moves matter, the chief's ring
     dist = _distances(dims, e_pos, lo, hi)
@@ -636,7 +681,7 @@ def _read(t: Tables, s: Sight, memory: Memory, unit: int) -> _Turn:
     return _Turn(
         dims, lo, hi, o_flat, o_pos, o_s, o_f, e_flat, e_pos, e_s, e_f, e_owner, defence, power,
         threat, extra, dist, ring, d_own, t_own, x_own, loss, o_dist, ci, e_def, e_hidden, gain,
-        chief_gain, base_risk, horizon, unit, take_chief, t.defence_all, seen.turn,
+        chief_gain, base_risk, horizon, unit, take_chief, t.defence_all, seen.turn, w,
     )  # fmt: skip
 
 
@@ -670,10 +715,10 @@ def _best_attack(tn: _Turn, s: Sight) -> tuple[float, int, IntArray]:
         for q in range(k_own):
             near = cheb(tn.o_pos[q, 0], tn.o_pos[q, 1], tn.o_pos[q, 2], ez, ey, ex) <= tn.e_f[j]
             threat = max(tn.t_own[q] - (tn.e_s[j] if near else 0), 0)
-            relieved[q] = _risk(threat, tn.x_own[q], tn.d_own[q], tn.loss[q])
-        score = tn.gain[j] + tn.base_risk - _total(relieved, k_own)
+            relieved[q] = _risk(threat, tn.x_own[q], tn.d_own[q], tn.loss[q], tn.w[I_P_NEAR])
+        score = tn.gain[j] + tn.base_risk - _total(relieved, k_own, tn.w[I_SPREAD])
         if margin <= tn.unit and not tn.e_hidden[j]:
-            score *= 1.0 - HIDDEN_PROBE
+            score *= 1.0 - tn.w[I_HIDDEN_PROBE]
         score += 0.02 * min(margin / tn.unit, 2.5)  # wider wins first
         if score > best:
             best, best_flat, best_rows = score, tn.e_flat[j], attackers
@@ -775,11 +820,11 @@ def _best_move(tn: _Turn, s: Sight, rng: np.random.Generator) -> tuple[float, in
             continue
         score[k] += offence[k]
         d_b = gap[k]
-        score[k] += W_ADVANCE * (tn.o_dist[i] - d_b)
+        score[k] += tn.w[I_ADVANCE] * (tn.o_dist[i] - d_b)
         if d_b <= FRONT:  # cohesion: the own strength around the moved piece (R8)
             s_i = tn.o_s[i]
             support = (tn.defence[dest[k]] - s_i * adj_ab[k]) - (tn.d_own[i] - s_i)
-            score[k] += W_COHESION * support
+            score[k] += tn.w[I_COHESION] * support
     noise = rng.random(count)  # ties, from the agent's generator (R12)
     best = 0
     for k in range(count):
@@ -798,6 +843,7 @@ def _exposure(
     whether it ends next to its start and the mover's defence there."""
     count = len(dest)
     k_own = len(tn.o_s)
+    p_near, spread = tn.w[I_P_NEAR], tn.w[I_SPREAD]
     adj_ab = np.empty(count, dtype=np.bool_)
     d_mover = np.empty(count, dtype=np.int64)
     r_mover = np.empty(count)
@@ -808,7 +854,9 @@ def _exposure(
         s_i = tn.o_s[i]
         d_mover[k] = tn.defence[dest[k]] + s_i - s_i * adj_ab[k]
         unseen = CHIEF_UNSEEN * tn.unit if i == tn.ci else 0  # invisible attackers
-        r_mover[k] = _risk(tn.threat[dest[k]], tn.extra[dest[k]] + unseen, d_mover[k], tn.loss[i])
+        r_mover[k] = _risk(
+            tn.threat[dest[k]], tn.extra[dest[k]] + unseen, d_mover[k], tn.loss[i], p_near
+        )
     rel = np.empty(k_own, dtype=np.int64)  # the pieces at risk at all
     n_rel = 0
     for q in range(k_own):
@@ -819,7 +867,7 @@ def _exposure(
     r0 = np.empty(n_rel)
     for u in range(n_rel):
         q = rel[u]
-        r0[u] = _risk(tn.t_own[q], tn.x_own[q], tn.d_own[q], tn.loss[q])
+        r0[u] = _risk(tn.t_own[q], tn.x_own[q], tn.d_own[q], tn.loss[q], p_near)
     r0_top = 0.0
     for u in range(n_rel):
         r0_top = max(r0_top, r0[u])
@@ -827,7 +875,7 @@ def _exposure(
     risk = np.empty(count)
     for k in range(count):  # moves that touch no piece at risk
         top = max(r0_top, r_mover[k])
-        risk[k] = top + SPREAD * (r0_sum + r_mover[k] - top)
+        risk[k] = top + spread * (r0_sum + r_mover[k] - top)
     near_rel = np.zeros((n_rel, k_own), dtype=np.bool_)  # a piece is near itself
     for u in range(n_rel):
         a = tn.o_pos[rel[u]]
@@ -916,13 +964,13 @@ def _exposure_masked(
                 else:
                     now = 1 if (to_b >> np.uint64(u)) & one else 0
                     d_rel = tn.d_own[q] + s_i * (now - (1 if near_rel[u, i] else 0))
-                    r = _risk(tn.t_own[q], tn.x_own[q], d_rel, tn.loss[q])
+                    r = _risk(tn.t_own[q], tn.x_own[q], d_rel, tn.loss[q], tn.w[I_P_NEAR])
             if r != 0.0:  # (adding zero changes no sum)
                 acc += r
                 top = max(top, r)
         acc += r_mover[k]
         top = max(top, r_mover[k])
-        risk[k] = top + SPREAD * (acc - top)
+        risk[k] = top + tn.w[I_SPREAD] * (acc - top)
 
 
 @kernel
@@ -964,9 +1012,10 @@ def _exposure_plain(
             a = tn.o_pos[q]
             adj_b = cheb(a[0], a[1], a[2], b[0], b[1], b[2]) <= 1
             d_rel = tn.d_own[q] + s_i * ((1 if adj_b else 0) - (1 if near_rel[u, i] else 0))
-            column[u] = 0.0 if q == i else _risk(tn.t_own[q], tn.x_own[q], d_rel, tn.loss[q])
+            risk_q = _risk(tn.t_own[q], tn.x_own[q], d_rel, tn.loss[q], tn.w[I_P_NEAR])
+            column[u] = 0.0 if q == i else risk_q
         column[n_rel] = r_mover[k]
-        risk[k] = _column_total(column, n_rel + 1, single)
+        risk[k] = _column_total(column, n_rel + 1, single, tn.w[I_SPREAD])
 
 
 @kernel
@@ -988,8 +1037,8 @@ def _chief_guard(
     for q in range(len(tn.o_s)):
         strength += tn.o_s[q]
     least = float(GUARD_MIN * tn.unit)
-    if GUARD_SHARE * float(strength) < least:
-        least = GUARD_SHARE * float(strength)
+    if tn.w[I_GUARD_SHARE] * float(strength) < least:
+        least = tn.w[I_GUARD_SHARE] * float(strength)
     margin = GUARD_MARGIN * tn.unit
     need0 = float(tn.threat[here] + tn.extra[here] + margin)
     if least > need0:
@@ -1015,9 +1064,9 @@ def _chief_guard(
         short = need - d_c
         if not short > 0:
             short = 0.0
-        score[k] += W_GUARD * (guard0 - short)
+        score[k] += tn.w[I_GUARD] * (guard0 - short)
         if i == ci:
-            score[k] += W_CHIEF_FAR * (min(gap[k], CHIEF_FAR) - far0)
+            score[k] += tn.w[I_CHIEF_FAR] * (min(gap[k], CHIEF_FAR) - far0)
 
 
 @kernel
@@ -1066,9 +1115,9 @@ def _threats(tn: _Turn, mover: IntArray, dest: IntArray, end: IntArray) -> Float
         gain[c] = tn.gain[j]
         wins[c] = gain[c] * (1.0 if power[c] > need[c] else 0.0)
         pressed[c] = gain[c] * min(power[c], need[c] + 1) / (need[c] + 1)
-    wins0 = _total(wins, n_close)
+    wins0 = _total(wins, n_close, tn.w[I_SPREAD])
     press0 = _pairwise(pressed, 0, n_close)
-    press = W_PRESS * min(max(tn.turn / PRESS_FROM - 1, 0.0), 1.0)
+    press = tn.w[I_PRESS] * min(max(tn.turn / tn.w[I_PRESS_FROM] - 1, 0.0), 1.0)
     plain = (close, reach, reaching, power, need, gain)
     if n_close > 64:  # (more than a mask holds)
         _threats_plain(tn, mover, end, plain, wins0, press0, press, offence)
@@ -1152,7 +1201,7 @@ def _threats(tn: _Turn, mover: IntArray, dest: IntArray, end: IntArray) -> Float
                 top = max(top, w)
             if pr != 0.0:
                 acc_p += pr
-        offence[k] = W_THREAT * (top + SPREAD * (acc_w - top) - wins0)
+        offence[k] = tn.w[I_THREAT] * (top + tn.w[I_SPREAD] * (acc_w - top) - wins0)
         if press != 0.0:
             offence[k] += press * (acc_p - press0)
     return offence
@@ -1198,7 +1247,8 @@ def _threats_plain(
             after = power[c] + s_i * ((1 if to_b else 0) - (1 if reach[c, i] else 0))
             wins[c] = gain[c] * (1.0 if after > need[c] else 0.0)
             pressed[c] = gain[c] * (min(after, need[c] + 1) / (need[c] + 1))
-        offence[k] += W_THREAT * (_column_total(wins, n_close, single) - wins0)
+        spread = tn.w[I_SPREAD]
+        offence[k] += tn.w[I_THREAT] * (_column_total(wins, n_close, single, spread) - wins0)
         offence[k] += press * (_column_sum(pressed, n_close, single) - press0)
 
 
@@ -1218,7 +1268,7 @@ def _hunt(
     suspects = np.empty(HUNT_K, dtype=np.int64)
     taken = np.zeros(k_en, dtype=np.bool_)
     n_sus = 0
-    least = HUNT_MIN * WIN * tn.take_chief
+    least = tn.w[I_HUNT_MIN] * tn.w[I_WIN] * tn.take_chief
     for _ in range(min(HUNT_K, k_en)):  # the likeliest first (the first of equals)
         j = -1
         for x in range(k_en):
@@ -1303,7 +1353,7 @@ def _hunt(
                     flats[c] = flat
                     c += 1
         size_r[u] = c
-        weight[u] = W_HUNT * tn.chief_gain[j] / c
+        weight[u] = tn.w[I_HUNT] * tn.chief_gain[j] / c
         for a in range(3):
             box[u, a], box[u, 3 + a] = e[a], e[a]
         for v in range(c):
@@ -1534,10 +1584,12 @@ def planner_act(
     memory: Memory,
     min_think: float,
     max_think: float,
+    w: FloatArray,
     rng: np.random.Generator,
 ) -> Choice:
-    """:class:`PlannerAgent`'s decision: the best winning attack or the best move if it scores
-    higher, else Pass; its think time (drawn first) and its draw offer (R9)."""
+    """:class:`PlannerAgent`'s decision with weights ``w`` (:data:`WEIGHTS`): the best winning
+    attack or the best move if it scores higher, else Pass; its think time (drawn first) and
+    its draw offer (R9)."""
     think = rng.uniform(min_think, max_think)
     s = sight_k(t, seen)
     unit = _unit(t)
@@ -1546,7 +1598,7 @@ def planner_act(
     kind, piece, cell, pieces = PASS, 0, 0, none
     dead = False
     if len(s.enemy) and len(s.mobile):
-        tn = _read(t, s, memory, unit)
+        tn = _read(t, s, memory, unit, w)
         score, flat, rows = _best_attack(tn, s)
         if len(rows):
             kind, cell, pieces = ATTACK, flat, seen.ids[rows]
@@ -1577,24 +1629,45 @@ class PlannerAgent(Remembering):
     cells away and runs down a fleeing chief): 34 armies and 8 hovercraft in a two-player
     game, 16 and 5 in a four-player one; the first hovercraft comes after four armies, so a
     small budget buys armies only.
+
+    ``weights``: the position value's weights (:data:`WEIGHTS`), by name; the ones not given
+    keep their defaults. A tuning study (:mod:`antipolix.tuning`) searches them.
     """
 
     name = "planner"
 
     def __init__(
-        self, army: ArmyPolicy | None = None, min_think: float = 0.2, max_think: float = 1.5
+        self,
+        army: ArmyPolicy | None = None,
+        min_think: float = 0.2,
+        max_think: float = 1.5,
+        weights: Mapping[str, float] | None = None,
     ) -> None:
         super().__init__(army)
         if not 0 <= min_think <= max_think:
             raise ValueError(f"need 0 <= min_think <= max_think, got {min_think}, {max_think}")
         self.min_think = float(min_think)
         self.max_think = float(max_think)
+        self.weights = weight_vector(self.base_weights(), weights)
+
+    def base_weights(self) -> FloatArray:
+        """The weights that those not given keep."""
+        return DEFAULT_WEIGHTS
 
     def default_army(self) -> ArmyPolicy:
         return FixedArmy({"army": 4, "hovercraft": 1})
 
     def params(self) -> dict[str, Any]:
-        return {"min_think": self.min_think, "max_think": self.max_think}
+        out: dict[str, Any] = {"min_think": self.min_think, "max_think": self.max_think}
+        base = self.base_weights()
+        changed = {
+            name: float(v)
+            for name, v, b in zip(WEIGHT_NAMES, self.weights, base, strict=True)
+            if v != b
+        }
+        if changed:
+            out["weights"] = changed
+        return out
 
     def setup(self, rules: Rules, seat: int, rng: np.random.Generator) -> None:
         super().setup(rules, seat, rng)
@@ -1603,7 +1676,13 @@ class PlannerAgent(Remembering):
     def act(self, obs: Observation) -> Decision:
         seen = packed(seen_of(obs, self.rules.shape))
         choice = planner_act(
-            self.rules.tables, seen, self._memory, self.min_think, self.max_think, self.rng
+            self.rules.tables,
+            seen,
+            self._memory,
+            self.min_think,
+            self.max_think,
+            self.weights,
+            self.rng,
         )
         return decision_of(choice, self.rules.shape)
 
@@ -1614,3 +1693,27 @@ class PlannerAgent(Remembering):
         if not 0 <= pid < len(types) or types[pid] < 0:
             return self.unit
         return int(self.rules.strength_table[types[pid]])
+
+
+def weight_vector(base: FloatArray, weights: Mapping[str, float] | None) -> FloatArray:
+    """``base`` with the named ``weights`` set (a copy); unknown names and values that are not
+    finite numbers are refused."""
+    out = np.array(base, dtype=np.float64)
+    if weights is None:
+        return out
+    if not isinstance(weights, Mapping):
+        raise ValueError(f"weights must map weight names to numbers, got {weights!r}")
+    index = {name: i for i, name in enumerate(WEIGHT_NAMES)}
+    for name, value in weights.items():
+        if name not in index:
+            raise ValueError(
+                f"the planner has no weight {name!r} (its weights: {', '.join(WEIGHT_NAMES)})"
+            )
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"weight {name!r} must be a number, got {value!r}") from None
+        if not np.isfinite(number):
+            raise ValueError(f"weight {name!r} must be finite, got {value!r}")
+        out[index[name]] = number
+    return out

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from antipolix.agents import agent_label
 from antipolix.agents.base import Agent
 from antipolix.checks import is_int
 from antipolix.codec import rules_to_dict
@@ -51,7 +52,7 @@ def make_study(
     found = variants(rules)
     checked = _checked_agents(found, agents)
     records = [_agent_record(a) for a in checked]
-    labels = _labels(records)
+    labels = _labels(records, [agent_label(a) for a in checked])
     study = {
         "format": STUDY_FORMAT,
         "version": STUDY_VERSION,
@@ -91,17 +92,18 @@ def _agent_record(agent: Agent) -> dict[str, Any]:
     return loaded
 
 
-def _labels(records: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
-    """Agent names, made unique (``greedy#1``, ``greedy#2``) only where different agents share a
-    name; identical agents in several seats share their label."""
+def _labels(records: Sequence[Mapping[str, Any]], names: Sequence[str]) -> tuple[str, ...]:
+    """Agent labels (:func:`~antipolix.agents.agent_label`: ``search:rollouts=16``), made
+    unique (``greedy#1``, ``greedy#2``) only where different agents share one (other army
+    policies, agents not built in); identical agents in several seats share their label."""
     kinds: dict[str, list[str]] = {}
     keys = [json.dumps(r, sort_keys=True) for r in records]
-    for r, key in zip(records, keys, strict=True):
-        seen = kinds.setdefault(str(r["name"]), [])
+    for name, key in zip(names, keys, strict=True):
+        seen = kinds.setdefault(name, [])
         if key not in seen:
             seen.append(key)
     out = []
-    for r, key in zip(records, keys, strict=True):
-        seen = kinds[str(r["name"])]
-        out.append(str(r["name"]) if len(seen) == 1 else f"{r['name']}#{seen.index(key) + 1}")
+    for name, key in zip(names, keys, strict=True):
+        seen = kinds[name]
+        out.append(name if len(seen) == 1 else f"{name}#{seen.index(key) + 1}")
     return tuple(out)
