@@ -1,21 +1,24 @@
 """Agents: players that decide from their own observation (R6, R12).
 
 Built-in agents, by name: ``random`` (:class:`RandomAgent`), ``greedy`` (:class:`GreedyAgent`),
-``planner`` (:class:`PlannerAgent`).
-Army policies: :class:`RandomArmy`, :class:`FixedArmy`, :class:`GivenArmy`.
+``planner`` (:class:`PlannerAgent`), ``tuned`` (:class:`TunedAgent`).
+Army policies: :class:`RandomArmy`, :class:`FixedArmy`, :class:`GivenArmy`, :class:`MixedArmy`.
 """
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from antipolix.agents.army import FixedArmy, GivenArmy, RandomArmy, policy_from_spec
+from antipolix.agents.army import FixedArmy, GivenArmy, MixedArmy, RandomArmy, policy_from_spec
 from antipolix.agents.base import Agent, Decision, Sight
 from antipolix.agents.planner import PlannerAgent
 from antipolix.agents.scripted import GreedyAgent, RandomAgent
+from antipolix.agents.tuned import TunedAgent
 from antipolix.errors import AgentError, AntipolixError
 from antipolix.version import __version__
 
-AGENTS: dict[str, type[Agent]] = {cls.name: cls for cls in (RandomAgent, GreedyAgent, PlannerAgent)}
+AGENTS: dict[str, type[Agent]] = {
+    cls.name: cls for cls in (RandomAgent, GreedyAgent, PlannerAgent, TunedAgent)
+}
 
 
 def agent_named(name: str) -> Agent:
@@ -119,10 +122,12 @@ __all__ = [
     "FixedArmy",
     "GivenArmy",
     "GreedyAgent",
+    "MixedArmy",
     "PlannerAgent",
     "RandomAgent",
     "RandomArmy",
     "Sight",
+    "TunedAgent",
     "agent_from_spec",
     "agent_label",
     "agent_named",

@@ -1,11 +1,12 @@
 """Army policies (R3): how an agent spends its budget before the game.
 
-Three policies, all small picklable objects and all drawing only from the agent's generator:
+Four policies, all small picklable objects and all drawing only from the agent's generator:
 
 - :class:`RandomArmy`: a random composition under the budget (the default of most agents, and
   what balancing studies use);
 - :class:`FixedArmy`: a fixed composition, filled in the given proportions up to the budget;
-- :class:`GivenArmy`: an explicit list of pieces.
+- :class:`GivenArmy`: an explicit list of pieces;
+- :class:`MixedArmy`: one of several policies, drawn per game.
 
 Items are ``(PieceType, Trait)`` pairs or their names, ``"hovercraft"``, ``"army+invisible"``,
 ``"army+chief"`` (:func:`antipolix.codec.parse_item`).
@@ -214,6 +215,37 @@ class GivenArmy:
         return {"policy": "given", "items": [item_name(i) for i in self.items]}
 
 
+@dataclass(frozen=True)
+class MixedArmy:
+    """One of several policies per game, drawn with the given weights from the agent's
+    generator: an agent with several doctrines (a line of armies, a fortress guard around the
+    chief, a teleporter network, invisible raiders) plays each in some games."""
+
+    choices: tuple[tuple[float, ArmyPolicy], ...]
+
+    def __post_init__(self) -> None:
+        try:
+            pairs = tuple((float(w), p) for w, p in self.choices)
+        except (TypeError, ValueError):
+            raise ArmyError(
+                f"MixedArmy needs (weight, policy) pairs, got {self.choices!r}"
+            ) from None
+        if not pairs or min(w for w, _ in pairs) < 0 or sum(w for w, _ in pairs) <= 0:
+            raise ArmyError("MixedArmy needs one or more weights >= 0, not all zero")
+        object.__setattr__(self, "choices", pairs)
+
+    def choose(self, rules: Rules, rng: np.random.Generator) -> list[ArmyItem]:
+        weights = np.array([w for w, _ in self.choices])
+        i = int(rng.choice(len(weights), p=weights / weights.sum()))
+        return self.choices[i][1].choose(rules, rng)
+
+    def spec(self) -> dict[str, Any]:
+        return {
+            "policy": "mixed",
+            "choices": [{"weight": w, "army": p.spec()} for w, p in self.choices],
+        }
+
+
 def policy_from_spec(spec: Mapping[str, Any]) -> ArmyPolicy:
     """Rebuild a policy from :meth:`spec` data (replays, result tables)."""
     try:
@@ -229,9 +261,13 @@ def policy_from_spec(spec: Mapping[str, Any]) -> ArmyPolicy:
             return FixedArmy(dict(spec["mix"]), chief=PieceType[spec["chief"].upper()])
         if kind == "given":
             return GivenArmy(spec["items"])
+        if kind == "mixed":
+            return MixedArmy(
+                tuple((float(c["weight"]), policy_from_spec(c["army"])) for c in spec["choices"])
+            )
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise ArmyError(f"malformed army policy {dict(spec)!r}: {exc}") from None
-    raise ArmyError(f"unknown army policy {spec.get('policy')!r} (random, fixed or given)")
+    raise ArmyError(f"unknown army policy {spec.get('policy')!r} (random, fixed, given or mixed)")
 
 
 def checked_army(rules: Rules, seat: int, items: Iterable[ItemLike]) -> list[ArmyItem]:

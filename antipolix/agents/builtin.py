@@ -13,6 +13,7 @@ from antipolix.agents.base import Agent
 from antipolix.agents.memory import Choice, Memory
 from antipolix.agents.planner import DEFAULT_WEIGHTS, WEIGHTS, PlannerAgent, planner_act
 from antipolix.agents.scripted import GreedyAgent, RandomAgent, greedy_act, random_act
+from antipolix.agents.tuned import TunedAgent
 from antipolix.jit import kernel
 from antipolix.observation import Seen
 from antipolix.rules import Tables
@@ -31,7 +32,8 @@ def compiled_seat(agent: Agent) -> tuple[float, ...] | None:
         code, scalars = RANDOM, (agent.mean_think,)
     elif type(agent) is GreedyAgent:
         code, scalars = GREEDY, ()
-    elif type(agent) is PlannerAgent:
+    elif type(agent) in (PlannerAgent, TunedAgent):
+        assert isinstance(agent, PlannerAgent)
         code, scalars = PLANNER, (agent.min_think, agent.max_think)
         weights = agent.weights
     else:

@@ -1,0 +1,70 @@
+"""The ``tuned`` agent: the planner with the weights a self-play tuning study found, and an army
+of several doctrines.
+
+Its weights (:data:`~antipolix.agents.planner.WEIGHTS`) are read from ``tuned.json`` beside
+this module, which a tuning study (:mod:`antipolix.tuning`, ``experiments/tune_planner.py``)
+writes, naming the study. It plays through the planner's compiled kernel, at the planner's
+speed. Its army (R3) is one of four doctrines per game, drawn from its generator, so that it
+plays every kind of piece: a line of armies and hovercraft; the same with fortresses for its
+chief to stand beside (R8); with a teleporter network (R5); with invisible raiders (R6).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any
+
+from antipolix.agents.army import ArmyPolicy, FixedArmy, MixedArmy
+from antipolix.agents.planner import DEFAULT_WEIGHTS, FloatArray, PlannerAgent, weight_vector
+from antipolix.pieces import PieceType
+
+LINE = {"army": 4.0, "hovercraft": 1.0}
+DOCTRINES: tuple[tuple[float, dict[str, float]], ...] = (
+    (0.4, LINE),
+    (0.2, {**LINE, "fortress": 0.5}),
+    (0.2, {**LINE, "army+teleporter": 0.5}),
+    (0.2, {**LINE, "army+invisible": 1.0}),
+)
+
+
+@functools.cache
+def tuned_weights() -> FloatArray:
+    """The planner's weights with the ones ``tuned.json`` names set."""
+    text = resources.files("antipolix.agents").joinpath("tuned.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    out = weight_vector(DEFAULT_WEIGHTS, data["weights"])
+    out.setflags(write=False)
+    return out
+
+
+def doctrine_army() -> ArmyPolicy:
+    """One of :data:`DOCTRINES` per game."""
+    return MixedArmy(tuple((w, FixedArmy(mix, chief=PieceType.ARMY)) for w, mix in DOCTRINES))
+
+
+class TunedAgent(PlannerAgent):
+    """The planner with tuned weights (``tuned.json``) and the doctrine army. ``weights``
+    given here override the tuned ones (a tuning study's candidates)."""
+
+    name = "tuned"
+
+    def __init__(
+        self,
+        army: ArmyPolicy | None = None,
+        min_think: float = 0.2,
+        max_think: float = 1.5,
+        weights: Mapping[str, float] | None = None,
+    ) -> None:
+        super().__init__(army, min_think, max_think, weights)
+
+    def base_weights(self) -> FloatArray:
+        return tuned_weights()
+
+    def default_army(self) -> ArmyPolicy:
+        return doctrine_army()
+
+
+__all__ = ["DOCTRINES", "TunedAgent", "doctrine_army", "tuned_weights"]
