@@ -17,12 +17,12 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
-from antipolix.agents.army import ArmyPolicy, FixedArmy, MixedArmy
+from antipolix.agents.army import ArmyPolicy, FixedArmy, ItemLike, MixedArmy
 from antipolix.agents.planner import DEFAULT_WEIGHTS, FloatArray, PlannerAgent, weight_vector
 from antipolix.pieces import PieceType
 
-LINE = {"army": 4.0, "hovercraft": 1.0}
-DOCTRINES: tuple[tuple[float, dict[str, float]], ...] = (
+LINE: dict[ItemLike, float] = {"army": 4.0, "hovercraft": 1.0}
+DOCTRINES: tuple[tuple[float, dict[ItemLike, float]], ...] = (
     (0.4, LINE),
     (0.2, {**LINE, "fortress": 0.5}),
     (0.2, {**LINE, "army+teleporter": 0.5}),
