@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 from numba.typed import List
 
+from antipolix import journal as jr
 from antipolix.agents.army import checked_army
 from antipolix.agents.base import Agent
 from antipolix.agents.builtin import PARAMS, act_k, compiled_seat
@@ -34,17 +35,20 @@ from antipolix.errors import AntipolixError
 from antipolix.game import generators
 from antipolix.ids import PieceNames
 from antipolix.jit import kernel
-from antipolix.journal import FNV_OFFSET, clear, digest, journal_for
+from antipolix.journal import FNV_OFFSET, Journal, clear, digest, journal_for
 from antipolix.observation import seen_k
-from antipolix.pieces import TELEPORTER, ArmyItem
+from antipolix.pieces import FORTRESS, TELEPORTER, ArmyItem
 from antipolix.placement import free_cell, put
 from antipolix.play import play_game
+from antipolix.reach import cheb
 from antipolix.rules import Rules, Tables
 from antipolix.state import COUNT, N_ELIM, PHASE, REASON, TURN, WINNER, Arrays, new_arrays
-from antipolix.turn import ATTACK, MOVE, PLAYING, over, play_turn_k, submissions
+from antipolix.turn import ATTACK, MOVE, PLAYING, TELEPORT, over, play_turn_k, submissions
 from antipolix.world import IntArray
 
 HEAD = 4  # columns of a game's summary before the per-seat ones (see play_games_k)
+USAGE = ("teleport_moves", "fortress_defences", "crushes")  # per seat, counted in each game
+PER_SEAT = 3 + len(USAGE)  # per-seat columns of a game's summary
 
 
 def warm(rules: Rules, agents: Sequence[Agent]) -> None:
@@ -75,6 +79,7 @@ class Played:
     seconds: float
     digest: int  # of every event (:func:`antipolix.journal.digest`), as Game.digest
     decisions: int  # player-turns: the agents' decisions, one per living seat and turn
+    usage: tuple[tuple[int, ...], ...] = ()  # per USAGE counter, per seat (see _count)
 
 
 @dataclass
@@ -100,7 +105,7 @@ def play_games(
         g = len(batch.keys)
         index.append(g if _prepare(rules, agents, seed, batch) else None)
     n, players = len(batch.keys), rules.players
-    out = np.zeros((n, HEAD + 3 * players), dtype=np.int64)
+    out = np.zeros((n, HEAD + PER_SEAT * players), dtype=np.int64)
     seconds = np.zeros(n, dtype=np.float64)
     digests = np.zeros(n, dtype=np.uint64)
     if n:
@@ -171,7 +176,7 @@ def _played(
 ) -> Played:
     players = rules.players
     winner, reason, turns, decisions = (int(v) for v in row[:HEAD])
-    per_seat = row[HEAD:].reshape(3, players).tolist()
+    per_seat = row[HEAD:].reshape(PER_SEAT, players).tolist()
     elim = tuple(p for p in per_seat[0] if p >= 0)
     return Played(
         GameResult(None if winner < 0 else winner, REASONS[reason], turns, elim),
@@ -181,6 +186,7 @@ def _played(
         float(seconds),
         digest,
         decisions,
+        tuple(tuple(c) for c in per_seat[3:]),
     )
 
 
@@ -213,7 +219,8 @@ def play_games_k(
     ``items[g, p, :counts[g, p]]`` (type, trait), its agent ``params[g, p]`` (code, scalars,
     weights), generators ``rngs[g * (2 + players):]`` (engine, placement, one per seat).
     Writes ``out[g]``: winner, reason, turns, decisions, then per seat the elimination order
-    (-1 padded), living pieces and their cost; ``seconds[g]``: the game's wall time;
+    (-1 padded), living pieces and their cost, and the :data:`USAGE` counts; ``seconds[g]``:
+    the game's wall time;
     ``digests[g]``: the digest of its events (:func:`antipolix.journal.digest`)."""
     players = t.players
     for g in range(len(keys)):
@@ -221,7 +228,8 @@ def play_games_k(
             began = time.perf_counter()
         base = g * (2 + players)
         a = _placed(t, keys[g], items[g], counts[g], rngs[base + 1])
-        digests[g], decisions = _play(a, t, params[g], rngs, base)
+        usage = out[g, HEAD + 3 * players :].reshape(len(USAGE), players)
+        digests[g], decisions = _play(a, t, params[g], rngs, base, usage)
         _summary(a, t, out[g])
         out[g, 3] = decisions
         with numba.objmode(ended="float64"):
@@ -278,10 +286,11 @@ def _play(
     params: npt.NDArray[np.float64],
     rngs: List[np.random.Generator],
     base: int,
+    usage: IntArray,
 ) -> tuple[np.uint64, int]:
     """Play the placed game ``a`` to its end: each turn, every living seat's decision from its
-    observation and memory, then the turn (R4, R7). Returns the digest of its events and the
-    number of decisions."""
+    observation and memory, then the turn (R4, R7), counted in ``usage`` (:func:`_count`).
+    Returns the digest of its events and the number of decisions."""
     players = t.players
     first, moved, kinds, mark_turn, mark_value, hidden, counters = _memories(t, len(a.grid))
     pieces = a.meta[COUNT]
@@ -322,9 +331,80 @@ def _play(
                 mail += 1
         s.mail_start[players] = mail
         clear(j)
+        forts = _fortresses(a)
         play_turn_k(a, t, engine, s, j)
+        _count(a, t, j, forts, usage)
         h = digest(j, h)
     return h, decisions
+
+
+@kernel
+def _fortresses(a: Arrays) -> IntArray:
+    """The fortresses on the board: identifier, owner, flat cell (rows of three)."""
+    out = np.empty((a.meta[COUNT], 3), dtype=np.int64)
+    k = 0
+    n, m = a.dims[1], a.dims[2]
+    for row in range(a.meta[COUNT]):
+        if a.alive[row] and a.kind[row] == FORTRESS:
+            p = a.pos[row]
+            out[k, 0], out[k, 1], out[k, 2] = a.ids[row], a.owner[row], (p[0] * n + p[1]) * m + p[2]
+            k += 1
+    return out[:k]
+
+
+@kernel
+def _count(a: Arrays, t: Tables, j: Journal, forts: IntArray, usage: IntArray) -> None:
+    """Count the turn's events in ``usage`` (rows :data:`USAGE`, a column per seat):
+
+    - a **teleport move** (R5): a move farther than its piece's own move field, by its mover;
+    - a **fortress defence** (R8): an attack on a piece with a fortress of its owner in the
+      defence (the target itself, or within radius 1), by the defender; ``forts`` (the
+      fortresses as the turn began) follows the turn's events in order (taken, teleported,
+      crushed, given away with an eliminated owner's pieces);
+    - a **crush** (R6): a move onto an enemy invisible piece, by the mover."""
+    n, m = a.dims[1], a.dims[2]
+    alive = np.ones(len(forts), dtype=np.bool_)
+    for i in range(j.n[0]):
+        h = j.head[i]
+        kind = h[jr.KIND]
+        if kind == jr.MOVED:
+            row = a.rows[h[jr.A]]
+            src, to = h[jr.B], h[jr.C]
+            sz, sy, sx = src // (n * m), (src // m) % n, src % m
+            tz, ty, tx = to // (n * m), (to // m) % n, to % m
+            if cheb(sz, sy, sx, tz, ty, tx) > t.move[a.kind[row]]:
+                usage[0, h[jr.PLAYER]] += 1
+        elif kind == jr.CRUSHED:
+            usage[2, h[jr.PLAYER]] += 1
+            for f in range(len(forts)):
+                if forts[f, 0] == h[jr.B]:
+                    alive[f] = False
+        elif kind == jr.COMBAT:
+            at, owner = h[jr.C], h[jr.B]
+            cz, cy, cx = at // (n * m), (at // m) % n, at % m
+            for f in range(len(forts)):
+                c = forts[f, 2]
+                near = cheb(cz, cy, cx, c // (n * m), (c // m) % n, c % m) <= 1
+                if alive[f] and forts[f, 1] == owner and near:
+                    usage[1, owner] += 1
+                    break
+        elif kind == jr.FATE:
+            for f in range(len(forts)):
+                if forts[f, 0] != h[jr.A]:
+                    continue
+                if h[jr.E]:  # destroyed
+                    alive[f] = False
+                elif h[jr.C] == TELEPORT:
+                    forts[f, 2] = h[jr.D]
+                else:
+                    forts[f, 1] = h[jr.PLAYER]
+        elif kind == jr.ELIMINATED:
+            for f in range(len(forts)):
+                if forts[f, 1] == h[jr.PLAYER]:
+                    if h[jr.B] >= 0:
+                        forts[f, 1] = h[jr.B]
+                    else:
+                        alive[f] = False
 
 
 @kernel
@@ -363,7 +443,7 @@ def _summary(a: Arrays, t: Tables, out: IntArray) -> None:
     out[0], out[1], out[2] = a.meta[WINNER], a.meta[REASON], a.meta[TURN]
     elim = out[HEAD : HEAD + players]
     left = out[HEAD + players : HEAD + 2 * players]
-    cost = out[HEAD + 2 * players :]
+    cost = out[HEAD + 2 * players : HEAD + 3 * players]
     elim[:] = -1
     elim[: a.meta[N_ELIM]] = a.elim[: a.meta[N_ELIM]]
     left[:] = 0

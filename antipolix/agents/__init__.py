@@ -1,7 +1,8 @@
 """Agents: players that decide from their own observation (R6, R12).
 
 Built-in agents, by name: ``random`` (:class:`RandomAgent`), ``greedy`` (:class:`GreedyAgent`),
-``planner`` (:class:`PlannerAgent`), ``tuned`` (:class:`TunedAgent`).
+``planner`` (:class:`PlannerAgent`), ``tuned`` (:class:`TunedAgent`), ``search``
+(:class:`SearchAgent`).
 Army policies: :class:`RandomArmy`, :class:`FixedArmy`, :class:`GivenArmy`, :class:`MixedArmy`.
 """
 
@@ -12,12 +13,13 @@ from antipolix.agents.army import FixedArmy, GivenArmy, MixedArmy, RandomArmy, p
 from antipolix.agents.base import Agent, Decision, Sight
 from antipolix.agents.planner import PlannerAgent
 from antipolix.agents.scripted import GreedyAgent, RandomAgent
+from antipolix.agents.search import SearchAgent
 from antipolix.agents.tuned import TunedAgent
 from antipolix.errors import AgentError, AntipolixError
 from antipolix.version import __version__
 
 AGENTS: dict[str, type[Agent]] = {
-    cls.name: cls for cls in (RandomAgent, GreedyAgent, PlannerAgent, TunedAgent)
+    cls.name: cls for cls in (RandomAgent, GreedyAgent, PlannerAgent, TunedAgent, SearchAgent)
 }
 
 
@@ -126,6 +128,7 @@ __all__ = [
     "PlannerAgent",
     "RandomAgent",
     "RandomArmy",
+    "SearchAgent",
     "Sight",
     "TunedAgent",
     "agent_from_spec",

@@ -13,13 +13,14 @@ from antipolix.agents.base import Agent
 from antipolix.agents.memory import Choice, Memory
 from antipolix.agents.planner import DEFAULT_WEIGHTS, WEIGHTS, PlannerAgent, planner_act
 from antipolix.agents.scripted import GreedyAgent, RandomAgent, greedy_act, random_act
+from antipolix.agents.search import SearchAgent, search_act
 from antipolix.agents.tuned import TunedAgent
 from antipolix.jit import kernel
 from antipolix.observation import Seen
 from antipolix.rules import Tables
 
-RANDOM, GREEDY, PLANNER = range(3)
-SCALARS = 4  # an agent's scalar parameters; its weights (WEIGHTS) follow
+RANDOM, GREEDY, PLANNER, SEARCH = range(4)
+SCALARS = 5  # an agent's scalar parameters; its weights (WEIGHTS) follow
 PARAMS = 1 + SCALARS + len(WEIGHTS)  # a seat's row: the code, the scalars, the weights
 
 
@@ -32,6 +33,10 @@ def compiled_seat(agent: Agent) -> tuple[float, ...] | None:
         code, scalars = RANDOM, (agent.mean_think,)
     elif type(agent) is GreedyAgent:
         code, scalars = GREEDY, ()
+    elif type(agent) is SearchAgent:
+        assert isinstance(agent, SearchAgent)
+        code, scalars = SEARCH, agent.scalars()
+        weights = agent.weights
     elif type(agent) in (PlannerAgent, TunedAgent):
         assert isinstance(agent, PlannerAgent)
         code, scalars = PLANNER, (agent.min_think, agent.max_think)
@@ -57,4 +62,6 @@ def act_k(
         return random_act(t, seen, memory, params[0], rng)
     if code == GREEDY:
         return greedy_act(t, seen, memory, rng)
+    if code == SEARCH:
+        return search_act(t, seen, memory, params[:SCALARS], params[SCALARS:], rng)
     return planner_act(t, seen, memory, params[0], params[1], params[SCALARS:], rng)

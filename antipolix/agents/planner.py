@@ -56,7 +56,7 @@ from antipolix.agents.army import ArmyPolicy, FixedArmy
 from antipolix.agents.base import Decision, decision_of, unit_strength
 from antipolix.agents.memory import LAST_FIGHT, N_HIDDEN, NUL_STANDS, Choice, Memory
 from antipolix.agents.scripted import Remembering, note_moves
-from antipolix.agents.sight import Sight, power, reaches, sight_k, visible_defence
+from antipolix.agents.sight import Sight, nearest, power, reaches, sight_k, visible_defence
 from antipolix.jit import kernel, packed
 from antipolix.journal import NUL, WAR
 from antipolix.observation import (
@@ -70,7 +70,7 @@ from antipolix.observation import (
     Seen,
     seen_of,
 )
-from antipolix.pieces import CHIEF, FORTRESS, INVISIBLE
+from antipolix.pieces import CHIEF, FORTRESS, INVISIBLE, TELEPORTER
 from antipolix.reach import cheb, reach_cells_k
 from antipolix.rules import Rules, Tables
 from antipolix.turn import ATTACK, MOVE, PASS
@@ -465,6 +465,7 @@ class _Turn(NamedTuple):
     defence_all: bool
     turn: int
     w: FloatArray  # the weights (:data:`WEIGHTS`)
+    suspect: FloatArray  # per cell, the chance an unseen enemy stands there (R6; crush > 0)
 
 
 @kernel
@@ -682,7 +683,136 @@ def _read(t: Tables, s: Sight, memory: Memory, unit: int, w: FloatArray) -> _Tur
         dims, lo, hi, o_flat, o_pos, o_s, o_f, e_flat, e_pos, e_s, e_f, e_owner, defence, power,
         threat, extra, dist, ring, d_own, t_own, x_own, loss, o_dist, ci, e_def, e_hidden, gain,
         chief_gain, base_risk, horizon, unit, take_chief, t.defence_all, seen.turn, w,
+        _suspects(s, memory, e_pos, e_hidden, w[I_CRUSH] > 0),
     )  # fmt: skip
+
+
+@kernel
+def _suspects(
+    s: Sight, memory: Memory, e_pos: IntArray, e_hidden: IntArray, wanted: bool
+) -> FloatArray:
+    """Per cell, the chance that an unseen (invisible, R6) enemy piece stands there: the free
+    cells around an own piece an unseen attacker hit lately (within two cells, the longest
+    move field, R2) and around an enemy piece whose failed attack showed hidden defenders
+    (within one cell, R8), each share of one piece. (One cell only when not ``wanted``.)"""
+    if not wanted:
+        return np.zeros(1)
+    dims = s.dims
+    p, n, m = dims[0], dims[1], dims[2]
+    out = np.zeros(p * n * m)
+    hidden = memory.hidden
+    turn = s.seen.turn
+    for h in range(memory.counters[N_HIDDEN] + len(e_hidden)):
+        if h < memory.counters[N_HIDDEN]:
+            if turn - hidden[h, 0] >= MEMORY:
+                continue
+            zy, cx = divmod(hidden[h, 1], m)
+            cz, cy = divmod(zy, n)
+            r = 2
+        else:
+            j = h - memory.counters[N_HIDDEN]
+            if e_hidden[j] <= 0:
+                continue
+            cz, cy, cx, r = e_pos[j, 0], e_pos[j, 1], e_pos[j, 2], 1
+        free = 0
+        for pass_ in range(2):
+            for z in range(max(cz - r, 0), min(cz + r + 1, p)):
+                for y in range(max(cy - r, 0), min(cy + r + 1, n)):
+                    for x in range(max(cx - r, 0), min(cx + r + 1, m)):
+                        flat = (z * n + y) * m + x
+                        if s.occupied[flat]:
+                            continue
+                        if pass_ == 0:
+                            free += 1
+                        else:
+                            out[flat] += 1.0 / free
+            if free == 0:
+                break
+    return out
+
+
+@kernel
+def _tactics(
+    t: Tables,
+    tn: _Turn,
+    s: Sight,
+    mover: IntArray,
+    dest: IntArray,
+    end: IntArray,
+    gap: IntArray,
+    score: FloatArray,
+) -> None:
+    """The tactics' terms, added to ``score`` (all 0 with the hand-set planner's weights):
+
+    - **network** (R5): a teleporter's move that links it to another own teleporter (within
+      the teleport field) or keeps it linked while closing in; another piece's move next to a
+      teleporter whose network reaches near the enemy (it may strike through it next turn);
+    - **fortress** (R8): the chief's move beside own fortresses, whose strength counts in its
+      defence;
+    - **crush** (R6): a move onto a cell where an unseen enemy piece may stand (it would be
+      crushed), weighted by that chance and the price of the cheapest invisible piece."""
+    w_net, w_fort, w_crush = tn.w[I_NETWORK], tn.w[I_FORTRESS], tn.w[I_CRUSH]
+    seen = s.seen
+    own = s.own
+    k_own = len(own)
+    is_tele = np.zeros(k_own, dtype=np.bool_)
+    forts = np.empty(k_own, dtype=np.int64)
+    n_forts = 0
+    for q in range(k_own):
+        is_tele[q] = seen.traits[own[q]] == TELEPORTER
+        if seen.types[own[q]] == FORTRESS:
+            forts[n_forts] = q
+            n_forts += 1
+    n_tele = len(s.tcells)
+    # per teleporter: its network's closest approach to a visible enemy (R1)
+    front = np.full(n_tele, 1 << 30, dtype=np.int64)
+    if n_tele and len(s.enemy):
+        for u in range(n_tele):
+            d = nearest(s.enemy_cells, s.tcells[u, 0], s.tcells[u, 1], s.tcells[u, 2])
+            for v in range(n_tele):
+                if s.tlabels[v] == s.tlabels[u] and v != u:
+                    front[v] = min(front[v], d)
+    gain = 1 << 30
+    for k in range(len(t.move)):
+        if t.move[k] > 0:
+            gain = min(gain, t.cost[k, INVISIBLE])
+    field = t.teleport_field
+    for k in range(len(dest)):
+        i = mover[k]
+        a, b = tn.o_pos[i], end[k]
+        if w_net > 0 and n_tele:
+            if is_tele[i]:
+                before, after = 0, 0
+                for u in range(n_tele):
+                    c = s.tcells[u]
+                    d_a = cheb(a[0], a[1], a[2], c[0], c[1], c[2])
+                    if d_a == 0:
+                        continue  # itself
+                    before = 1 if d_a <= field else before
+                    after = 1 if cheb(b[0], b[1], b[2], c[0], c[1], c[2]) <= field else after
+                score[k] += w_net * tn.unit * (after - before)
+                if after and gap[k] < tn.o_dist[i]:
+                    score[k] += w_net * 0.25 * tn.unit
+            else:
+                strike_b, strike_a = False, False
+                for u in range(n_tele):
+                    c = s.tcells[u]
+                    if front[u] <= tn.o_f[i] + 1:
+                        strike_b = strike_b or cheb(b[0], b[1], b[2], c[0], c[1], c[2]) == 1
+                        strike_a = strike_a or cheb(a[0], a[1], a[2], c[0], c[1], c[2]) == 1
+                if strike_b and not strike_a:
+                    score[k] += w_net * 0.5 * tn.unit
+        if w_fort > 0 and i == tn.ci and n_forts:
+            near_b, near_a = 0, 0
+            for u in range(n_forts):
+                c = tn.o_pos[forts[u]]
+                if cheb(b[0], b[1], b[2], c[0], c[1], c[2]) <= 1:
+                    near_b += tn.o_s[forts[u]]
+                if cheb(a[0], a[1], a[2], c[0], c[1], c[2]) <= 1:
+                    near_a += tn.o_s[forts[u]]
+            score[k] += w_fort * (near_b - near_a) / tn.unit
+        if w_crush > 0 and i != tn.ci:
+            score[k] += w_crush * tn.suspect[dest[k]] * gain
 
 
 @kernel
@@ -799,14 +929,30 @@ def _candidates(tn: _Turn, s: Sight) -> tuple[IntArray, IntArray, IntArray, IntA
 
 
 @kernel
-def _best_move(tn: _Turn, s: Sight, rng: np.random.Generator) -> tuple[float, int, int]:
+def _best_move(t: Tables, tn: _Turn, s: Sight, rng: np.random.Generator) -> tuple[float, int, int]:
     """Every candidate move (:func:`_candidates`), scored all at once: a move changes the
     defence around its start and end cells only (R8). Returns the best score, the mover's row
     and its destination (row -1: no candidate, and no draw from ``rng``)."""
+    score, rows, dest = move_scores(t, tn, s, rng)
+    if not len(dest):
+        return 0.0, -1, 0
+    best = 0
+    for k in range(len(dest)):
+        if score[k] > score[best]:
+            best = k
+    return score[best], rows[best], dest[best]
+
+
+@kernel
+def move_scores(
+    t: Tables, tn: _Turn, s: Sight, rng: np.random.Generator
+) -> tuple[FloatArray, IntArray, IntArray]:
+    """Every candidate move's score (ties broken by a draw from ``rng`` for each, none if
+    there is no candidate), its mover's row and its destination."""
     who, dest, end, gap = _candidates(tn, s)
     count = len(dest)
     if not count:
-        return 0.0, -1, 0
+        return np.zeros(0), dest, dest
     mover = np.searchsorted(s.own, s.mobile)[who]  # own index of each move's piece
     score, adj_ab, d_mover = _exposure(tn, mover, dest, end)
     if tn.ci >= 0:
@@ -825,13 +971,12 @@ def _best_move(tn: _Turn, s: Sight, rng: np.random.Generator) -> tuple[float, in
             s_i = tn.o_s[i]
             support = (tn.defence[dest[k]] - s_i * adj_ab[k]) - (tn.d_own[i] - s_i)
             score[k] += tn.w[I_COHESION] * support
+    if tn.w[I_NETWORK] > 0 or tn.w[I_FORTRESS] > 0 or tn.w[I_CRUSH] > 0:
+        _tactics(t, tn, s, mover, dest, end, gap, score)
     noise = rng.random(count)  # ties, from the agent's generator (R12)
-    best = 0
     for k in range(count):
         score[k] += noise[k] * 1e-6
-        if score[k] > score[best]:
-            best = k
-    return score[best], s.mobile[who[best]], dest[best]
+    return score, s.mobile[who], dest
 
 
 @kernel
@@ -1602,7 +1747,7 @@ def planner_act(
         score, flat, rows = _best_attack(tn, s)
         if len(rows):
             kind, cell, pieces = ATTACK, flat, seen.ids[rows]
-        move_score, row, to = _best_move(tn, s, rng)
+        move_score, row, to = _best_move(t, tn, s, rng)
         if row >= 0 and move_score > score:
             kind, piece, cell, pieces = MOVE, seen.ids[row], to, none
         weakest = tn.e_def[0]

@@ -1,0 +1,252 @@
+"""The planner's weights, the tuned and search agents, their armies and the usage counters
+(R2, R3, R5, R6, R8, R12)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from antipolix import Game, Rules
+from antipolix.agents import (
+    AGENTS,
+    MixedArmy,
+    PlannerAgent,
+    RandomArmy,
+    SearchAgent,
+    TunedAgent,
+    agent_from_spec,
+    agent_label,
+    agent_named,
+)
+from antipolix.agents.army import FixedArmy, policy_from_spec
+from antipolix.agents.planner import DEFAULT_WEIGHTS, WEIGHT_NAMES, WEIGHTS, weight_vector
+from antipolix.agents.tuned import tuned_weights
+from antipolix.autoplay import USAGE, play_games
+from antipolix.combat import Outcome
+from antipolix.errors import AgentError, ArmyError
+from antipolix.events import Combat, Crushed, Eliminated, Fate, Moved
+from antipolix.pieces import PieceType, Trait
+from antipolix.play import play_game
+from antipolix.watch import Hooks
+
+SMALL = Rules(shape=(3, 8, 8), players=2)
+
+
+# -- weights and names ----------------------------------------------------------------------------
+
+
+def test_the_hand_set_planner_keeps_its_weights_and_the_tactics_are_off() -> None:
+    planner = PlannerAgent()
+    assert np.array_equal(planner.weights, DEFAULT_WEIGHTS)
+    assert "weights" not in planner.params()
+    for name in ("network", "fortress", "crush"):
+        assert planner.weights[WEIGHT_NAMES.index(name)] == 0.0
+    assert all(w.low <= w.default <= w.high for w in WEIGHTS)
+
+
+def test_weights_by_name_round_trip_through_the_spec() -> None:
+    agent = PlannerAgent(weights={"advance": 0.2, "crush": 1.0})
+    assert agent.params()["weights"] == {"advance": 0.2, "crush": 1.0}
+    rebuilt = agent_from_spec(agent.spec())
+    assert isinstance(rebuilt, PlannerAgent)
+    assert np.array_equal(rebuilt.weights, agent.weights)
+
+
+@pytest.mark.parametrize(
+    ("weights", "message"),
+    [
+        ({"bogus": 1.0}, "no weight 'bogus'"),
+        ({"win": float("nan")}, "must be finite"),
+        ({"win": "high"}, "must be a number"),
+    ],
+)
+def test_bad_weights_are_refused(weights: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        weight_vector(DEFAULT_WEIGHTS, weights)  # type: ignore[arg-type]
+
+
+def test_tuned_weights_come_from_its_file_and_candidates_override_them() -> None:
+    tuned = TunedAgent()
+    assert np.array_equal(tuned.weights, tuned_weights())
+    other = TunedAgent(weights={"advance": 0.5})
+    i = WEIGHT_NAMES.index("advance")
+    assert other.weights[i] == 0.5
+    assert np.array_equal(np.delete(other.weights, i), np.delete(tuned_weights(), i))
+
+
+def test_agents_by_name_take_parameters_and_labels_read_back() -> None:
+    agent = agent_named("search:rollouts=2:depth=1")
+    assert isinstance(agent, SearchAgent)
+    assert (agent.rollouts, agent.depth, agent.width) == (2, 1, 4)
+    assert agent_label(agent) == "search:rollouts=2:depth=1"
+    assert agent_label(agent_named(agent_label(agent))) == agent_label(agent)
+    assert agent_label(agent_named("planner")) == "planner"
+    assert set(AGENTS) == {"random", "greedy", "planner", "tuned", "search"}
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("wizard", "unknown agent 'wizard'"),
+        ("search:speed=3", "has no parameter 'speed'"),
+        ("search:rollouts=two", "rollouts must be an integer"),
+        ("search:rollouts", "expected name=value"),
+        ("search:width=0", "width must be an integer >= 1"),
+        ("planner:min_think=inf", "must be finite"),
+    ],
+)
+def test_bad_agent_names_are_refused(name: str, message: str) -> None:
+    with pytest.raises(AgentError, match=message):
+        agent_named(name)
+
+
+# -- armies ---------------------------------------------------------------------------------------
+
+
+def test_mixed_army_plays_each_doctrine_and_round_trips() -> None:
+    policy = TunedAgent().army_policy
+    assert isinstance(policy, MixedArmy)
+    rng = np.random.default_rng(5)
+    kinds = set()
+    for _ in range(60):
+        kinds.update(policy.choose(Rules(players=2), rng))
+    for item in [
+        (PieceType.FORTRESS, Trait.NONE),
+        (PieceType.ARMY, Trait.TELEPORTER),
+        (PieceType.ARMY, Trait.INVISIBLE),
+        (PieceType.HOVERCRAFT, Trait.NONE),
+    ]:
+        assert item in kinds
+    again = policy_from_spec(policy.spec())
+    a, b = np.random.default_rng(1), np.random.default_rng(1)
+    assert [again.choose(SMALL, a) for _ in range(5)] == [policy.choose(SMALL, b) for _ in range(5)]
+
+
+def test_mixed_army_refuses_bad_weights() -> None:
+    with pytest.raises(ArmyError, match="weights >= 0"):
+        MixedArmy(((-1.0, FixedArmy({"army": 1})),))
+    with pytest.raises(ArmyError, match="pairs"):
+        MixedArmy((("x", FixedArmy({"army": 1})),))  # type: ignore[arg-type]
+
+
+# -- the same games through Game and whole (R12) ---------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_tuned_and_search_play_the_same_game_through_game_and_whole(seed: int) -> None:
+    rules = Rules(shape=(3, 8, 8), players=2, think_times="drawn")
+    agents = [agent_named("search:rollouts=2:depth=2:width=3"), agent_named("tuned")]
+    played = play_game(rules, agents, seed)
+    (whole,) = play_games(rules, [(agents, np.random.SeedSequence(seed))])
+    assert whole is not None
+    assert whole.digest == played.game.digest
+    assert whole.result == played.result
+
+
+def test_a_search_game_is_the_same_every_time() -> None:
+    agents = [agent_named("search:rollouts=2:depth=2"), agent_named("planner")]
+    first, again = play_games(SMALL, [(agents, np.random.SeedSequence(4)) for _ in range(2)])
+    assert first is not None and again is not None
+    assert first.digest == again.digest
+
+
+# -- R6: the search decides from its observation ---------------------------------------------------
+
+
+def _position(hidden_extra: bool) -> Game:
+    """Two pieces each, facing; with ``hidden_extra``, player 1 also has an invisible army in
+    a far corner (R6: player 0 cannot know)."""
+    game = Game(Rules(shape=(2, 8, 8), players=2, zones=False, budget=40), seed=3)
+    game.place(0, PieceType.ARMY, Trait.CHIEF, (0, 1, 1))
+    game.place(0, PieceType.ARMY, Trait.NONE, (0, 1, 2))
+    game.place(0, PieceType.HOVERCRAFT, Trait.NONE, (0, 2, 2))
+    game.place(1, PieceType.ARMY, Trait.CHIEF, (1, 4, 4))
+    game.place(1, PieceType.ARMY, Trait.NONE, (1, 3, 3))
+    if hidden_extra:
+        game.place(1, PieceType.ARMY, Trait.INVISIBLE, (1, 7, 7))
+    game.start()
+    return game
+
+
+def test_r6_the_search_decides_the_same_whatever_it_cannot_see() -> None:
+    decisions = []
+    for hidden in (False, True):
+        game = _position(hidden)
+        agent = SearchAgent(rollouts=3, depth=2, width=3)
+        agent.setup(game.rules, 0, np.random.default_rng(11))
+        obs = game.observe(0)
+        decisions.append(agent.act(obs))
+    assert decisions[0] == decisions[1]
+
+
+# -- usage counters --------------------------------------------------------------------------------
+
+
+class _Recount:
+    """The usage counts, from the events of a game played through Game (the truth), per seat:
+    moves beyond the piece's own field (R5), attacks on a piece with a fortress of its owner
+    within radius 1 at the time (R8), crushes (R6)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.counts = np.zeros((len(USAGE), rules.players), dtype=np.int64)
+        self.forts: dict[int, list[object]] = {}
+
+    def start(self, played: object) -> None:
+        self.snapshot(played.game)  # type: ignore[attr-defined]
+
+    def snapshot(self, game: Game) -> None:
+        self.forts = {
+            p.id: [p.owner, p.cell, True] for p in game.pieces() if p.type is PieceType.FORTRESS
+        }
+
+    def turn(self, game: Game, report: object, decisions: object) -> None:
+        fields = {k: self.rules.piece_types[k].move for k in PieceType}
+        for ev in report.events:  # type: ignore[attr-defined]
+            if isinstance(ev, Moved):
+                kind = game.piece(ev.piece).type
+                if max(abs(a - b) for a, b in zip(ev.src, ev.dst, strict=True)) > fields[kind]:
+                    self.counts[0, ev.player] += 1
+            elif isinstance(ev, Crushed):
+                self.counts[2, ev.player] += 1
+                if ev.victim in self.forts:
+                    self.forts[ev.victim][2] = False
+            elif isinstance(ev, Combat):
+                for owner, cell, alive in self.forts.values():
+                    near = max(abs(a - b) for a, b in zip(cell, ev.cell, strict=True)) <= 1  # type: ignore[call-overload]
+                    if alive and owner == ev.target_owner and near:
+                        self.counts[1, ev.target_owner] += 1
+                        break
+            elif isinstance(ev, Fate) and ev.target in self.forts:
+                fort = self.forts[ev.target]
+                if ev.destroyed:
+                    fort[2] = False
+                elif ev.outcome is Outcome.TELEPORT:
+                    fort[1] = ev.landing
+                else:
+                    fort[0] = ev.player
+            elif isinstance(ev, Eliminated):
+                for fort in self.forts.values():
+                    if fort[0] == ev.player:
+                        if ev.by is None:
+                            fort[2] = False
+                        else:
+                            fort[0] = ev.by
+        self.snapshot(game)
+
+
+def test_usage_counts_are_what_the_games_events_show() -> None:
+    rules = Rules(shape=(4, 10, 10), players=2, budget=80)
+    every = RandomArmy(spend=(0.8, 1.0))
+    totals = np.zeros((len(USAGE), 2), dtype=np.int64)
+    for seed in range(6):
+        agents = [TunedAgent(), agent_named("random")]
+        agents[1] = type(agents[1])(army=every)
+        recount = _Recount(rules)
+        hooks = Hooks(on_start=recount.start, on_turn=recount.turn)
+        play_game(rules, agents, seed, watchers=[hooks])
+        (whole,) = play_games(rules, [(agents, np.random.SeedSequence(seed))])
+        assert whole is not None
+        assert np.array_equal(np.array(whole.usage), recount.counts), seed
+        totals += recount.counts
+    assert totals[0].sum() > 0 and totals[1].sum() > 0 and totals[2].sum() > 0
