@@ -44,10 +44,10 @@ from antipolix.reach import cheb
 from antipolix.rules import Rules, Tables
 from antipolix.state import COUNT, N_ELIM, PHASE, REASON, TURN, WINNER, Arrays, new_arrays
 from antipolix.turn import ATTACK, MOVE, PLAYING, TELEPORT, over, play_turn_k, submissions
+from antipolix.usage import USAGE
 from antipolix.world import IntArray
 
 HEAD = 4  # columns of a game's summary before the per-seat ones (see play_games_k)
-USAGE = ("teleport_moves", "fortress_defences", "crushes")  # per seat, counted in each game
 PER_SEAT = 3 + len(USAGE)  # per-seat columns of a game's summary
 
 

@@ -21,13 +21,11 @@ from antipolix.agents import (
 from antipolix.agents.army import FixedArmy, policy_from_spec
 from antipolix.agents.planner import DEFAULT_WEIGHTS, WEIGHT_NAMES, WEIGHTS, weight_vector
 from antipolix.agents.tuned import tuned_weights
-from antipolix.autoplay import USAGE, play_games
-from antipolix.combat import Outcome
+from antipolix.autoplay import play_games
 from antipolix.errors import AgentError, ArmyError
-from antipolix.events import Combat, Crushed, Eliminated, Fate, Moved
 from antipolix.pieces import PieceType, Trait
 from antipolix.play import play_game
-from antipolix.watch import Hooks
+from antipolix.usage import USAGE, UsageCounter
 
 SMALL = Rules(shape=(3, 8, 8), players=2)
 
@@ -182,71 +180,20 @@ def test_r6_the_search_decides_the_same_whatever_it_cannot_see() -> None:
 # -- usage counters --------------------------------------------------------------------------------
 
 
-class _Recount:
-    """The usage counts, from the events of a game played through Game (the truth), per seat:
-    moves beyond the piece's own field (R5), attacks on a piece with a fortress of its owner
-    within radius 1 at the time (R8), crushes (R6)."""
-
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        self.counts = np.zeros((len(USAGE), rules.players), dtype=np.int64)
-        self.forts: dict[int, list[object]] = {}
-
-    def start(self, played: object) -> None:
-        self.snapshot(played.game)  # type: ignore[attr-defined]
-
-    def snapshot(self, game: Game) -> None:
-        self.forts = {
-            p.id: [p.owner, p.cell, True] for p in game.pieces() if p.type is PieceType.FORTRESS
-        }
-
-    def turn(self, game: Game, report: object, decisions: object) -> None:
-        fields = {k: self.rules.piece_types[k].move for k in PieceType}
-        for ev in report.events:  # type: ignore[attr-defined]
-            if isinstance(ev, Moved):
-                kind = game.piece(ev.piece).type
-                if max(abs(a - b) for a, b in zip(ev.src, ev.dst, strict=True)) > fields[kind]:
-                    self.counts[0, ev.player] += 1
-            elif isinstance(ev, Crushed):
-                self.counts[2, ev.player] += 1
-                if ev.victim in self.forts:
-                    self.forts[ev.victim][2] = False
-            elif isinstance(ev, Combat):
-                for owner, cell, alive in self.forts.values():
-                    near = max(abs(a - b) for a, b in zip(cell, ev.cell, strict=True)) <= 1  # type: ignore[call-overload]
-                    if alive and owner == ev.target_owner and near:
-                        self.counts[1, ev.target_owner] += 1
-                        break
-            elif isinstance(ev, Fate) and ev.target in self.forts:
-                fort = self.forts[ev.target]
-                if ev.destroyed:
-                    fort[2] = False
-                elif ev.outcome is Outcome.TELEPORT:
-                    fort[1] = ev.landing
-                else:
-                    fort[0] = ev.player
-            elif isinstance(ev, Eliminated):
-                for fort in self.forts.values():
-                    if fort[0] == ev.player:
-                        if ev.by is None:
-                            fort[2] = False
-                        else:
-                            fort[0] = ev.by
-        self.snapshot(game)
-
-
-def test_usage_counts_are_what_the_games_events_show() -> None:
+def test_usage_counts_of_compiled_games_are_what_the_game_reports_show() -> None:
+    """The compiled count (antipolix.autoplay) against the watcher that reads Game's reports
+    (antipolix.usage), on games where every kind is bought and used."""
     rules = Rules(shape=(4, 10, 10), players=2, budget=80)
     every = RandomArmy(spend=(0.8, 1.0))
     totals = np.zeros((len(USAGE), 2), dtype=np.int64)
     for seed in range(6):
         agents = [TunedAgent(), agent_named("random")]
         agents[1] = type(agents[1])(army=every)
-        recount = _Recount(rules)
-        hooks = Hooks(on_start=recount.start, on_turn=recount.turn)
-        play_game(rules, agents, seed, watchers=[hooks])
+        counter = UsageCounter()
+        play_game(rules, agents, seed, watchers=[counter])
         (whole,) = play_games(rules, [(agents, np.random.SeedSequence(seed))])
         assert whole is not None
-        assert np.array_equal(np.array(whole.usage), recount.counts), seed
-        totals += recount.counts
+        counts = np.array([counter.counts[name] for name in USAGE])
+        assert np.array_equal(np.array(whole.usage), counts), seed
+        totals += counts
     assert totals[0].sum() > 0 and totals[1].sum() > 0 and totals[2].sum() > 0

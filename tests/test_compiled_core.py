@@ -27,6 +27,7 @@ from antipolix.messages import Command, Message
 from antipolix.play import play_game
 from antipolix.runner.rows import GameRow
 from antipolix.runner.variants import Variant
+from antipolix.usage import USAGE
 from tests.oracle.agents import planner as oracle_planner
 from tests.oracle.agents import scripted as oracle_agents
 from tests.oracle.game import Game as OracleGame
@@ -82,7 +83,8 @@ def _row(rules: Rules, result: Any, armies: Any, left: Any, cost: Any) -> dict[s
     variant = Variant("base", rules, "")
     seats = list(range(rules.players))
     labels = [f"seat {s}" for s in seats]
-    row = GameRow.of_numbers(result, armies, left, cost, variant, 0, 0, seats, labels, 0.0)
+    usage = {name: [0] * len(seats) for name in USAGE}
+    row = GameRow.of_numbers(result, armies, left, cost, variant, 0, 0, seats, labels, 0.0, usage)
     return {k: v for k, v in row.values().items() if k != "seconds"}
 
 

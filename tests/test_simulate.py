@@ -208,6 +208,7 @@ def test_results_table_and_helpers(reference: Results) -> None:
         "variant", "overrides", "game", "seed", "players", "seats", "agents",
         "army_cost", "winner", "winner_agent", "reason", "turns", "elimination_order",
         "pieces_left", "cost_left", "seconds", *items,
+        "teleport_moves", "fortress_defences", "crushes",
     ]  # fmt: skip
     assert str(df["winner"].dtype) == "Int64" and (df["seconds"] > 0).all()
     assert all(c <= SMALL.army_budget for costs in df["army_cost"] for c in costs)

@@ -23,6 +23,8 @@ from antipolix.runner.rows import COLUMNS, GameRow
 from antipolix.runner.seeds import game_seed, seat_order
 from antipolix.runner.store import Chunk
 from antipolix.runner.study import Payload
+from antipolix.usage import USAGE, UsageCounter
+from antipolix.watch import Watcher
 
 
 @dataclass
@@ -101,6 +103,7 @@ def _play_compiled(payload: Payload, variant: int, games: range) -> list[GameRow
                 s,
                 payload.labels,
                 p.seconds,
+                dict(zip(USAGE, p.usage, strict=True)),
             )
         )
     return rows
@@ -113,7 +116,8 @@ def _play(
     v = payload.variants[variant]
     seats = seat_order(payload.seed, game, v.rules.players, payload.shuffle_seats)
     file = None if folder is None else folder / "game.apx.json.gz"
-    watchers = [] if file is None else [ReplayWriter(file)]
+    counter = UsageCounter()
+    watchers: list[Watcher] = [counter] if file is None else [counter, ReplayWriter(file)]
     began = time.perf_counter()
     try:
         played = play_game(
@@ -125,5 +129,5 @@ def _play(
     except AntipolixError as exc:
         raise SimulationError(f"variant {v.name!r}, game {game}: {exc}") from exc
     seconds = time.perf_counter() - began
-    row = GameRow.of(played, v, game, payload.seed, seats, payload.labels, seconds)
+    row = GameRow.of(played, v, game, payload.seed, seats, payload.labels, seconds, counter.counts)
     return row, None if file is None else file.read_bytes()

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from antipolix.codec import ITEMS, item_name
 from antipolix.end import GameResult
 from antipolix.pieces import ArmyItem
+from antipolix.usage import USAGE
 
 if TYPE_CHECKING:
     import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
@@ -88,11 +89,20 @@ class GameRow:
     armies: dict[str, list[int]] = field(
         default_factory=dict, metadata={"doc": "per army item, per seat, the pieces placed"}
     )
+    usage: dict[str, list[int]] = field(
+        default_factory=dict,
+        metadata={
+            "doc": "per seat, teleport moves (R5), fortress-backed defences (R8) and crushes "
+            "(R6): columns `teleport_moves`, `fortress_defences`, `crushes` (antipolix.usage)"
+        },
+    )
 
     def values(self) -> dict[str, Any]:
-        """The row as column → value, the army counts spread over their columns."""
+        """The row as column → value, the army counts and the usage counts spread over their
+        columns."""
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if _arrow(f)}
         out.update(self.armies)
+        out.update(self.usage)
         return out
 
     @classmethod
@@ -105,8 +115,10 @@ class GameRow:
         seats: Sequence[int],
         labels: Sequence[str],
         seconds: float,
+        usage: Mapping[str, Sequence[int]],
     ) -> GameRow:
-        """The row of a finished game, seats ``seats`` (agent indices) labelled ``labels``."""
+        """The row of a finished game, seats ``seats`` (agent indices) labelled ``labels``;
+        ``usage``: :data:`~antipolix.usage.USAGE` counts per seat."""
         rules = variant.rules
         left = [played.game.pieces(seat) for seat in range(rules.players)]
         armies = [[(p.type, p.trait) for p in army] for army in played.armies]
@@ -121,6 +133,7 @@ class GameRow:
             seats,
             labels,
             seconds,
+            usage,
         )
 
     @classmethod
@@ -136,9 +149,10 @@ class GameRow:
         seats: Sequence[int],
         labels: Sequence[str],
         seconds: float,
+        usage: Mapping[str, Sequence[int]],
     ) -> GameRow:
-        """The row of a finished game from its result, the armies placed (per seat, R3) and
-        the living pieces and their cost at the end (per seat)."""
+        """The row of a finished game from its result, the armies placed (per seat, R3), the
+        living pieces and their cost at the end and the usage counts (per seat)."""
         rules = variant.rules
         return cls(
             variant=variant.name,
@@ -158,6 +172,7 @@ class GameRow:
             cost_left=list(cost_left),
             seconds=seconds,
             armies=army_counts(armies),
+            usage={name: [int(v) for v in usage[name]] for name in USAGE},
         )
 
 
@@ -175,9 +190,11 @@ def _arrow(f: dataclasses.Field[Any]) -> str | None:
     return arrow
 
 
-COLUMNS: tuple[tuple[str, str], ...] = tuple(
-    (f.name, a) for f in dataclasses.fields(GameRow) if (a := _arrow(f)) is not None
-) + tuple((name, "list<int64>") for name in ARMY_COLUMNS)
+COLUMNS: tuple[tuple[str, str], ...] = (
+    tuple((f.name, a) for f in dataclasses.fields(GameRow) if (a := _arrow(f)) is not None)
+    + tuple((name, "list<int64>") for name in ARMY_COLUMNS)
+    + tuple((name, "list<int64>") for name in USAGE)
+)
 DETERMINISTIC_COLUMNS = tuple(name for name, _ in COLUMNS if name != "seconds")
 
 
@@ -197,4 +214,5 @@ def schema() -> pa.Schema:
 def column_docs() -> list[tuple[str, str]]:
     """Each column with what it holds (the army items as one entry), for documentation."""
     docs = [(f.name, str(f.metadata["doc"])) for f in dataclasses.fields(GameRow)]
-    return [(name, doc) if name != "armies" else ("n_ITEM", doc) for name, doc in docs]
+    rename = {"armies": "n_ITEM", "usage": ", ".join(USAGE)}
+    return [(rename.get(name, name), doc) for name, doc in docs]
