@@ -1,0 +1,163 @@
+"""``antipolix tournament``: a rating ladder between agents (in-process or on Ray).
+
+antipolix tournament --agents random,greedy,planner --games 100 --out runs/ladder
+antipolix tournament --agents random,greedy,planner,planner:depth=2 --players 4 --out runs/l4
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from antipolix.agents import AGENTS
+from antipolix.cli.common import (
+    add_rules_options,
+    add_seed_option,
+    agent_list,
+    checked_rules,
+    int_at_least,
+)
+from antipolix.codec import apply_overrides, load_rules_file, load_rules_table, parse_override
+from antipolix.errors import AntipolixError, RulesError
+from antipolix.ladder import BOOTSTRAP, Ladder, tournament
+from antipolix.ladder.folder import MANIFEST
+from antipolix.ladder.schedule import lineups
+from antipolix.rules import Rules
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "tournament",
+        help="rate agents: games between every lineup, Bradley–Terry ratings (Elo scale)",
+        description="Play GAMES games for every lineup (every combination of PLAYERS distinct "
+        "agents), seats rotated so that every agent sits in every seat equally often, think "
+        "times drawn by the engine (R7), on Ray or in-process (--workers 0); fit Bradley–Terry "
+        "ratings from every game's finishing order, on the Elo scale with random at 0 and 95 % "
+        "bootstrap intervals; print the table and write the games (Parquet, under --out/games), "
+        "ratings.csv, ratings.md, ratings.png, scores.csv and usage.csv to --out. Running the "
+        "same command again with the same --out plays only the games still missing.",
+    )
+    p.add_argument(
+        "--agents",
+        type=agent_list,
+        default=agent_list(",".join(AGENTS)),
+        metavar="A,B,...",
+        help="the agents to rate, comma-separated, with parameters after colons "
+        f"(search:rollouts=16); default: every built-in agent ({','.join(AGENTS)})",
+    )
+    p.add_argument(
+        "--games",
+        type=int_at_least(1, "games "),
+        default=100,
+        help="games per lineup (default 100), split over its seat rotations: a multiple of "
+        "--players seats every agent in every seat equally often",
+    )
+    p.add_argument(
+        "--players",
+        type=int_at_least(2, "players "),
+        default=2,
+        help="seats at a table (default 2); every combination of this many agents plays",
+    )
+    add_seed_option(p, 0, "tournament seed")
+    p.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="tournament folder (games, manifest, reports); without it nothing is kept",
+    )
+    p.add_argument(
+        "--workers",
+        type=int_at_least(0, "workers "),
+        metavar="K",
+        help="games at a time on Ray (default: every CPU); 0 plays in this process, no Ray",
+    )
+    p.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="Ray cluster to join: auto, or HOST:PORT (default: start Ray on this machine)",
+    )
+    p.add_argument(
+        "--chunk-size",
+        type=int_at_least(1, "chunk size "),
+        metavar="N",
+        help="games per task and per file (default: automatic)",
+    )
+    p.add_argument(
+        "--bootstrap",
+        type=int_at_least(0, "bootstrap "),
+        default=BOOTSTRAP,
+        metavar="B",
+        help=f"bootstrap replicates for the intervals (default {BOOTSTRAP}; 0: none)",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_rules_options(p)
+    p.set_defaults(func=run_tournament)
+
+
+def table_rules(args: argparse.Namespace) -> Rules:
+    """Rules from ``--rules`` and ``--rule`` for ``--players`` seats, think times drawn (R7);
+    an explicit other player count or ``think_times=agent`` is refused."""
+    base = Rules() if args.rules is None else load_rules_file(args.rules)
+    rules = apply_overrides(base, args.rule)
+    given = dict(parse_override(r) for r in args.rule)
+    if args.rules is not None:
+        given = {**load_rules_table(args.rules), **given}
+    if "players" in given and rules.players != args.players:
+        raise RulesError(
+            f"the rules are for {rules.players} players but --players is {args.players}; "
+            "--players sets the size of the tables"
+        )
+    if given.get("think_times", "drawn") != "drawn":
+        raise RulesError(
+            "a tournament always draws think times (R7 think_times=drawn), so that no agent "
+            "gains on the clock; leave think_times out"
+        )
+    return checked_rules(apply_overrides(rules, [f"players={args.players}", "think_times=drawn"]))
+
+
+def run_tournament(args: argparse.Namespace) -> int:
+    rules = table_rules(args)
+    try:
+        ladder = tournament(
+            args.agents,
+            args.games,
+            args.players,
+            rules=rules,
+            seed=args.seed,
+            out=args.out,
+            workers=args.workers,
+            address=args.address,
+            chunk_size=args.chunk_size,
+            bootstrap=args.bootstrap,
+            progress=not args.no_progress,
+        )
+    except KeyboardInterrupt:
+        if args.out is not None:
+            _interrupted(args.out)
+        raise
+    print(ladder.run_line())
+    print(ladder.summary())
+    if args.out is not None:
+        print(
+            f"\nreport: {args.out / 'ratings.md'} (ratings.csv, ratings.png, scores.csv, "
+            f"usage.csv); games: {args.out / 'games'} (Parquet, e.g. "
+            f"pandas.read_parquet({str(args.out / 'games')!r}))"
+        )
+    return 0
+
+
+def _interrupted(out: Path) -> None:
+    if not (out / MANIFEST).is_file():
+        return
+    try:
+        saved = Ladder.open(out, bootstrap=0)
+    except AntipolixError:
+        return
+    total = len(lineups(saved.agents, saved.players)) * saved.games_per_lineup
+    print(
+        f"antipolix: {len(saved.games)} of {total} games are saved in {out}; run the same "
+        "command again to play the rest",
+        file=sys.stderr,
+    )

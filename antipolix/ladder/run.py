@@ -1,0 +1,421 @@
+"""A tournament: play every sitting (:mod:`antipolix.ladder.schedule`) through the batch runner,
+in this process or on Ray, then fit the ratings and write the reports."""
+
+from __future__ import annotations
+
+import math
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from antipolix.agents import Agent, agent_label, agent_named
+from antipolix.checks import is_int
+from antipolix.codec import rules_from_dict, rules_overrides, with_options
+from antipolix.errors import AntipolixError
+from antipolix.ladder.folder import check_folder, describe, read_manifest, write_manifest
+from antipolix.ladder.ratings import BOOTSTRAP, PRIOR_SD, LadderError, RatingFit, fit
+from antipolix.ladder.report import summary, usage_table, write_reports
+from antipolix.ladder.schedule import Sitting, lineups, schedule
+from antipolix.limits import check_seed, check_size
+from antipolix.rules import Rules
+from antipolix.runner import Results, simulate
+from antipolix.runner.on_ray import connect, host_port
+from antipolix.runner.progress import Bar
+from antipolix.runner.store import Store
+from antipolix.runner.study import make_study
+
+if TYPE_CHECKING:
+    import pandas as pd  # type: ignore[import-untyped, unused-ignore]
+
+Progress = Callable[[int, int], None]
+
+
+class Ladder:
+    """A tournament's games and ratings.
+
+    ``ratings`` (one row per agent, best first: ``rank``, ``agent``, ``rating``, ``low``,
+    ``high`` (95 %), ``games``, ``wins``, ``draws``, ``losses``, ``separated``), ``scores``
+    (the win-rate matrix of decided meetings), ``usage`` (pieces bought, events), ``games``
+    (every game's row, with its ``lineup`` and ``rotation``), ``fit`` (:class:`RatingFit`),
+    ``manifest`` (what the tournament is). ``played``/``before``: games played by this call /
+    found on disk. :meth:`open` reads a tournament folder again.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        manifest: dict[str, Any],
+        games: pd.DataFrame,
+        fitted: RatingFit,
+        *,
+        played: int = 0,
+        before: int = 0,
+        seconds: float = math.nan,
+        keep: object = None,
+    ) -> None:
+        self.path = path
+        self.manifest = manifest
+        self.games = games
+        self.fit = fitted
+        self.usage = usage_table(games, fitted.table["agent"].tolist())
+        self.played = played
+        self.before = before
+        self.seconds = seconds
+        self._keep = keep  # a TemporaryDirectory that lives as long as this ladder
+
+    @classmethod
+    def open(
+        cls,
+        path: str | Path,
+        *,
+        bootstrap: int = BOOTSTRAP,
+        prior_sd: float = PRIOR_SD,
+    ) -> Ladder:
+        """The ladder of the games found in a tournament folder (complete or not)."""
+        folder = Path(path)
+        manifest = read_manifest(folder)
+        sittings = [_sitting(s) for s in manifest["plan"]["sittings"]]
+        games = _games(folder, sittings)
+        if games.empty:
+            raise LadderError(f"{folder} holds no finished game yet")
+        fitted = fit(
+            games,
+            agents=manifest["agents"],
+            bootstrap=bootstrap,
+            prior_sd=prior_sd,
+            seed=int(manifest["seed"]),
+        )
+        return cls(folder, manifest, games, fitted, before=len(games))
+
+    @property
+    def ratings(self) -> pd.DataFrame:
+        return self.fit.table
+
+    @property
+    def scores(self) -> pd.DataFrame:
+        return self.fit.scores
+
+    @property
+    def agents(self) -> list[str]:
+        return list(self.manifest["agents"])
+
+    @property
+    def players(self) -> int:
+        return int(self.manifest["players"])
+
+    @property
+    def games_per_lineup(self) -> int:
+        return int(self.manifest["games_per_lineup"])
+
+    @property
+    def rules(self) -> Rules:
+        return rules_from_dict(self.manifest["rules"])
+
+    @property
+    def complete(self) -> bool:
+        tables = len(lineups(self.agents, self.players))
+        return len(self.games) == tables * self.games_per_lineup
+
+    def description(self) -> str:
+        """What was played, in a sentence or two."""
+        agents, k = self.agents, self.players
+        tables = len(lineups(agents, k))
+        total = tables * self.games_per_lineup
+        shown = len(self.games)
+        overrides = " ".join(rules_overrides(self.rules))
+        return (
+            f"{len(agents)} agents ({', '.join(agents)}) at {k}-player tables: {tables} "
+            f"lineup{'s' if tables != 1 else ''} (every {k} distinct agents), "
+            f"{self.games_per_lineup} games each, seats rotated; "
+            + (f"{total} games" if shown == total else f"{shown} of {total} games so far")
+            + f", seed {self.manifest['seed']}. Rules: {overrides or 'the defaults'} "
+            "(think times drawn by the engine, R7)."
+        )
+
+    def run_line(self) -> str:
+        """How this call went: games played, time, games found done."""
+        rate = self.played / self.seconds if self.seconds > 0 else math.nan
+        text = f"played {self.played} games in {self.seconds:.1f} s"
+        if self.played:
+            text += f" ({rate:.2f} games/s)"
+        return text + (f"; {self.before} were already done" if self.before else "")
+
+    def summary(self) -> str:
+        """The ladder as plain text: what was played, ratings, scores, notes."""
+        return summary(self.fit, self.description())
+
+    def write_reports(self, folder: str | Path | None = None) -> list[Path]:
+        """Write ``ratings.csv``, ``ratings.md``, ``ratings.png``, ``scores.csv`` and
+        ``usage.csv`` to ``folder`` (default: the tournament folder); the paths written."""
+        target = self.path if folder is None else Path(folder)
+        return write_reports(target, self.fit, self.usage, self.description(), self.players)
+
+    def __repr__(self) -> str:
+        return f"Ladder({str(self.path)!r}: {len(self.agents)} agents, {len(self.games)} games)"
+
+
+def tournament(
+    agents: Sequence[Agent | str] | str,
+    games: int,
+    players: int = 2,
+    *,
+    rules: Rules | None = None,
+    seed: int = 0,
+    out: str | Path | None = None,
+    workers: int | None = None,
+    address: str | None = None,
+    chunk_size: int | None = None,
+    bootstrap: int = BOOTSTRAP,
+    prior_sd: float = PRIOR_SD,
+    progress: bool | Progress = False,
+    report: bool = True,
+) -> Ladder:
+    """Play a rating tournament and fit its ladder.
+
+    - ``agents``: agent names (``"search:rollouts=16"``: :func:`antipolix.agents.agent_named`),
+      agent objects, or one comma-separated text; at least two, all different (by
+      :func:`~antipolix.agents.agent_label`).
+    - ``games``: games *per lineup*; a lineup is each combination of ``players`` distinct
+      agents, and its games are split over the ``players`` rotations of its seats (a multiple
+      of ``players`` seats every agent in every seat equally often).
+    - ``rules``: the rules (default :class:`~antipolix.Rules`), with ``players`` set to
+      ``players`` and ``think_times="drawn"`` (R7) always, so that no agent gains on the clock.
+    - ``seed``, ``workers``, ``address``, ``chunk_size``, ``progress``: as in
+      :func:`antipolix.simulate` (``workers=0``: in this process, no Ray).
+    - ``out``: the tournament folder (``tournament.json``, the games under ``games/`` as
+      resumable runner studies, and with ``report`` the report files); a second call with the
+      same arguments plays only what is missing, one with more ``games`` adds them. Without it
+      the games go to a temporary folder that lives as long as the returned :class:`Ladder`.
+    - ``bootstrap``, ``prior_sd``: the rating fit's (:func:`antipolix.ladder.fit`).
+
+    Bad arguments raise :class:`~antipolix.errors.AntipolixError` (mostly
+    :class:`LadderError`) before any game is played or anything is written.
+    """
+    began = time.perf_counter()
+    plan = _prepare(agents, games, players, rules, seed, out, workers, address, chunk_size)
+    if not is_int(bootstrap) or bootstrap < 0:
+        raise LadderError(f"bootstrap must be an integer >= 0, got {bootstrap!r}")
+    if not isinstance(prior_sd, (int, float)) or not 0 < prior_sd < math.inf:
+        raise LadderError(f"prior_sd must be a positive number of Elo points, got {prior_sd!r}")
+    write_manifest(plan.folder, plan.spec, plan.sittings)
+    played = _play(plan, workers, address, chunk_size, progress)
+    frame = _games(plan.folder, plan.sittings)
+    fitted = fit(frame, agents=plan.labels, bootstrap=bootstrap, prior_sd=prior_sd, seed=seed)
+    ladder = Ladder(
+        plan.folder,
+        read_manifest(plan.folder),
+        frame,
+        fitted,
+        played=played,
+        before=len(frame) - played,
+        seconds=time.perf_counter() - began,
+        keep=plan.keep,
+    )
+    if report and out is not None:
+        ladder.write_reports()
+    return ladder
+
+
+@dataclass
+class _Plan:
+    """A checked tournament: what to play and where; nothing written yet."""
+
+    rules: Rules
+    agents: list[Agent]
+    labels: list[str]
+    sittings: list[Sitting]
+    spec: dict[str, Any]
+    folder: Path
+    missing: list[int]  # per sitting, games not on disk yet
+    keep: object = None
+
+
+def _prepare(
+    agents: Sequence[Agent | str] | str,
+    games: int,
+    players: int,
+    rules: Rules | None,
+    seed: int,
+    out: str | Path | None,
+    workers: int | None,
+    address: str | None,
+    chunk_size: int | None,
+) -> _Plan:
+    """Every check, in the order a user fixes them; nothing written."""
+    bots = _agents(agents)
+    labels = [agent_label(a) for a in bots]
+    if not is_int(players) or not 2 <= players <= 10:
+        raise LadderError(f"players must be an integer from 2 to 10, got {players!r}")
+    if players > len(bots):
+        raise LadderError(
+            f"{players}-player tables need at least {players} different agents, got "
+            f"{len(bots)} ({', '.join(labels)})"
+        )
+    if not is_int(games) or games < 1:
+        raise LadderError(f"games (per lineup) must be an integer >= 1, got {games!r}")
+    seed = check_seed(seed)
+    _check_run_options(workers, address, chunk_size)
+    table = _table_rules(rules, players)
+    sittings = schedule(labels, players, games, seed)
+    specs = [json_spec(a) for a in bots]
+    spec = describe(labels, specs, players, games, seed, table)
+    keep = tempfile.TemporaryDirectory(prefix="antipolix-tournament-") if out is None else None
+    folder = Path(keep.name) / "ladder" if keep is not None else Path(out or ".")
+    check_folder(folder, spec)
+    missing = [_check_sitting(table, bots, s, folder) for s in sittings]
+    return _Plan(table, bots, labels, sittings, spec, folder, missing, keep)
+
+
+def json_spec(agent: Agent) -> dict[str, Any]:
+    return {"class": f"{type(agent).__module__}.{type(agent).__qualname__}", **agent.spec()}
+
+
+def _agents(agents: Sequence[Agent | str] | str) -> list[Agent]:
+    if isinstance(agents, str):
+        agents = [a.strip() for a in agents.split(",")]
+    if isinstance(agents, Agent) or not isinstance(agents, Sequence):
+        raise LadderError(f"agents must be a list of agent names or agents, got {agents!r}")
+    bots: list[Agent] = []
+    for a in agents:
+        if isinstance(a, str):
+            bots.append(agent_named(a))
+        elif isinstance(a, Agent):
+            bots.append(a)
+        else:
+            raise LadderError(f"an agent is a name (e.g. 'greedy') or an Agent, got {a!r}")
+    labels = [agent_label(a) for a in bots]
+    for i, label in enumerate(labels):
+        if label in labels[:i]:
+            j = labels.index(label)
+            raise LadderError(
+                f"agents {j + 1} and {i + 1} are the same agent ({label}); a ladder rates "
+                "different agents (other parameters make another agent)"
+            )
+    if len(bots) < 2:
+        raise LadderError(f"a tournament needs at least two agents, got {len(bots)}")
+    return bots
+
+
+def _table_rules(rules: Rules | None, players: int) -> Rules:
+    base = Rules() if rules is None else rules
+    if not isinstance(base, Rules):
+        raise LadderError(f"rules must be a Rules, got {type(base).__name__}")
+    table = with_options(base, [("players", players), ("think_times", "drawn")])
+    check_size(table)
+    return table
+
+
+def _check_run_options(workers: Any, address: Any, chunk_size: Any) -> None:
+    if workers is not None and (not is_int(workers) or workers < 0):
+        raise LadderError(f"workers must be None or an integer >= 0, got {workers!r}")
+    if chunk_size is not None and (not is_int(chunk_size) or chunk_size < 1):
+        raise LadderError(f"chunk_size must be None or an integer >= 1, got {chunk_size!r}")
+    if address is not None:
+        if not isinstance(address, str):
+            raise LadderError(f"a Ray address is 'auto' or HOST:PORT, got {address!r}")
+        host_port(address)
+        if workers == 0:
+            raise LadderError("workers=0 plays in this process; an address needs Ray")
+
+
+def _check_sitting(rules: Rules, agents: Sequence[Agent], s: Sitting, folder: Path) -> int:
+    """Refuse what the runner would refuse for this sitting (its folder holds another study,
+    agents that cannot play these rules); the games it still has to play."""
+    seated = [agents[i] for i in s.agents]
+    try:
+        study, _ = make_study(rules, seated, s.games, s.seed, False, False)
+        store = Store(folder / s.folder, study)
+        store.check()
+        return sum(c.games for c in store.missing())
+    except AntipolixError as exc:
+        raise LadderError(f"lineup {' v '.join(s.seats)}: {exc}") from None
+
+
+def _play(
+    plan: _Plan,
+    workers: int | None,
+    address: str | None,
+    chunk_size: int | None,
+    progress: bool | Progress,
+) -> int:
+    """Play every sitting's missing games; the number played. Ray, when used, is started (or
+    joined) once for all sittings, and only if a game is missing."""
+    total = sum(s.games for s in plan.sittings)
+    done = total - sum(plan.missing)
+    bar = Bar() if progress is True else None
+    report: Progress | None = bar if bar is not None else None
+    if callable(progress):
+        report = progress
+    played = 0
+    started = ray_ready = False
+    try:
+        if report is not None:
+            report(done, total)
+        for sitting, missing in zip(plan.sittings, plan.missing, strict=True):
+            if missing == 0:
+                continue
+            if workers != 0 and not ray_ready:
+                if bar is not None:
+                    bar.describe("starting Ray" if address is None else f"joining {address}")
+                started = connect(address, workers)
+                ray_ready = True
+            if bar is not None:
+                bar.describe(" v ".join(sitting.seats))
+            before = sitting.games - missing
+
+            def tell(now: int, _total: int, base: int = done + played, skip: int = before) -> None:
+                if report is not None:
+                    report(base + now - skip, total)
+
+            results = simulate(
+                plan.rules,
+                [plan.agents[i] for i in sitting.agents],
+                sitting.games,
+                sitting.seed,
+                workers=workers,
+                address=address,
+                out=plan.folder / sitting.folder,
+                chunk_size=chunk_size,
+                progress=tell,
+            )
+            played += results.run.games_played if results.run is not None else missing
+    finally:
+        if bar is not None:
+            bar.close()
+        if started:
+            import ray
+
+            ray.shutdown()
+    return played
+
+
+def _games(folder: Path, sittings: Sequence[Sitting]) -> pd.DataFrame:
+    """Every finished game of the sittings, with its ``lineup`` and ``rotation``."""
+    import pandas as pd
+
+    parts = []
+    for s in sittings:
+        path = folder / s.folder
+        if not path.is_dir():
+            continue
+        frame = Results.open(path).to_pandas()
+        parts.append(frame.assign(lineup=s.lineup, rotation=s.rotation))
+    if not parts:
+        return pd.DataFrame(columns=["agents", "winner", "elimination_order", "reason"])
+    return pd.concat(parts, ignore_index=True)
+
+
+def _sitting(record: dict[str, Any]) -> Sitting:
+    seats = tuple(str(a) for a in record["seats"])
+    return Sitting(
+        lineup=int(record["lineup"]),
+        rotation=int(record["rotation"]),
+        seats=seats,
+        agents=(),
+        games=int(record["games"]),
+        seed=int(record["seed"]),
+        folder=str(record["folder"]),
+    )

@@ -1,0 +1,100 @@
+"""The rating ladder of the built-in agents, at 2- and 4-player tables.
+
+    .venv/bin/python experiments/ladder.py [--games 200] [--games4 100] [--workers K]
+        [--agents random,greedy,planner,tuned,search] [--seed 2026] [--out runs/ladder]
+        [--rule KEY=VALUE ...]
+
+Two tournaments (:func:`antipolix.ladder.tournament`) on the default rules (``Rules()``, R1–R3,
+``--rule`` to change them), think times drawn by the engine (R7): every pair of agents plays
+``--games`` games at 2-player tables, every four agents ``--games4`` games at 4-player tables,
+seats rotated. The games stay in ``--out`` (``2-players/``, ``4-players/``: resumable, run again
+to finish or to add games); the reports (``ratings.md``, ``ratings.png``, ``ratings.csv``,
+``scores.csv``, ``usage.csv``) and a summary with the timings go to
+``experiments/results/ladder/`` (``--results``). Agents this version does not have are left out,
+and the summary says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from antipolix import Rules
+from antipolix.agents import AGENTS
+from antipolix.codec import apply_overrides, rules_overrides
+from antipolix.ladder import tournament
+from antipolix.ladder.schedule import lineups
+
+ROOT = Path(__file__).resolve().parents[1]
+AGENT_LIST = "random,greedy,planner,tuned,search"
+SEED = 2026
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--agents", default=AGENT_LIST, help=f"default {AGENT_LIST}")
+    parser.add_argument("--games", type=int, default=200, help="games per pair (2 players)")
+    parser.add_argument("--games4", type=int, default=100, help="games per four (4 players)")
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--workers", type=int, default=None, help="default: every CPU (Ray)")
+    parser.add_argument("--out", type=Path, default=ROOT / "runs" / "ladder")
+    parser.add_argument("--results", type=Path, default=ROOT / "experiments/results/ladder")
+    parser.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
+    args = parser.parse_args()
+
+    wanted = [a.strip() for a in args.agents.split(",")]
+    agents = [a for a in wanted if a.split(":")[0] in AGENTS]
+    left_out = [a for a in wanted if a not in agents]
+    if left_out:
+        print(f"not built into this version, left out: {', '.join(left_out)}")
+    rules = apply_overrides(Rules(), args.rule)
+    lines = [
+        "# Rating ladder of the built-in agents",
+        "",
+        f"`.venv/bin/python experiments/ladder.py` (seed {args.seed}; rules: "
+        f"{' '.join(rules_overrides(rules)) or 'the defaults'}, think times drawn, R7).",
+    ]
+    if left_out:
+        lines.append(f"Not built into this version, left out: {', '.join(left_out)}.")
+    for players, games in ((2, args.games), (4, args.games4)):
+        if len(agents) < players:
+            print(f"{players}-player tables need {players} agents: skipped")
+            continue
+        began = time.perf_counter()
+        ladder = tournament(
+            agents,
+            games,
+            players,
+            rules=rules,
+            seed=args.seed,
+            out=args.out / f"{players}-players",
+            workers=args.workers,
+            progress=True,
+        )
+        seconds = time.perf_counter() - began
+        folder = args.results / f"{players}-players"
+        folder.mkdir(parents=True, exist_ok=True)
+        ladder.write_reports(folder)
+        tables = len(lineups(agents, players))
+        print(f"\n{players}-player tables: {ladder.run_line()}")
+        print(ladder.summary())
+        lines += [
+            "",
+            f"## {players}-player tables",
+            "",
+            f"{tables} lineups × {games} games = {tables * games} games; this run played "
+            f"{ladder.played} in {seconds:.1f} s ({ladder.before} were already done). Report: "
+            f"[{players}-players/ratings.md]({players}-players/ratings.md).",
+            "",
+            "```",
+            ladder.summary(),
+            "```",
+        ]
+    args.results.mkdir(parents=True, exist_ok=True)
+    (args.results / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"\nreports: {args.results}")
+
+
+if __name__ == "__main__":
+    main()
