@@ -1,6 +1,7 @@
 """Whole games per second with the built-in agents, in one process (one core).
 
     .venv/bin/python experiments/bench_games.py [--games 200] [--agents random,greedy,planner]
+    .venv/bin/python experiments/bench_games.py --agents tuned,search --search-games 4
 
 Plays seeded games on the default rules (8×16×16, 4 players), four agents of one kind, two ways:
 
@@ -9,11 +10,12 @@ Plays seeded games on the default rules (8×16×16, 4 players), four agents of o
 - **Game**: through :func:`antipolix.play.play_game`, the Python loop over :class:`Game` (the
   path of replays, the CLI and agents written in Python), on a tenth of the games.
 
-It prints games/s and player-turns/s (one player-turn = one living player's decision and its
-resolution) for each. A warm-up game first (the compiled code loads from the disk cache, or
-compiles on the first run after an install). Runs on older versions of the package too
-(``PYTHONPATH=/path/to/old/checkout``, which have only the Game path), so that the two can be
-compared. Asserts nothing: a benchmark, not a test.
+It prints games/s (and games/hour) and player-turns/s (one player-turn = one living player's
+decision and its resolution) for each; a search agent plays ``--search-games`` games (its
+decisions are thousands of times dearer), and no Game-path run. A warm-up game first (the
+compiled code loads from the disk cache, or compiles on the first run after an install). Runs
+on older versions of the package too (``PYTHONPATH=/path/to/old/checkout``, which have only the
+Game path), so that the two can be compared. Asserts nothing: a benchmark, not a test.
 """
 
 from __future__ import annotations
@@ -41,6 +43,19 @@ AGENTS: dict[str, Callable[[], Agent]] = {
     "greedy": GreedyAgent,
     "planner": PlannerAgent,
 }
+
+
+def maker(name: str) -> Callable[[], Agent]:
+    """The agent of ``name`` (with parameters, ``search:rollouts=2``, where the version has
+    :func:`antipolix.agents.agent_named` that reads them)."""
+    try:
+        from antipolix.agents import (
+            agent_label,  # noqa: F401  (versions that read parameters)
+            agent_named,
+        )
+    except ImportError:
+        return AGENTS[name]
+    return lambda: agent_named(name)
 
 
 def compiled(rules: Rules, make: Callable[[], Agent], games: int) -> tuple[float, int, int]:
@@ -79,6 +94,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--agents", default="random,greedy,planner")
+    parser.add_argument("--search-games", type=int, default=4)
     args = parser.parse_args()
     rules = Rules()
     print(
@@ -88,18 +104,22 @@ def main() -> None:
     )
     print(f"rules: default, {rules.shape}, {rules.players} players, turn limit {rules.max_turns}")
     for name in args.agents.split(","):
-        make = AGENTS[name]
-        ways: list[tuple[str, Any, int]] = [("Game", through_game, max(1, args.games // 10))]
+        make = maker(name)
+        search = name.startswith("search")
+        ways: list[tuple[str, Any, int]] = []
+        if not search:
+            ways.append(("Game", through_game, max(1, args.games // 10)))
         if play_games is not None:
-            ways.insert(0, ("compiled", compiled, args.games))
+            ways.insert(0, ("compiled", compiled, args.search_games if search else args.games))
         for _, run, _ in ways:
             run(rules, make, 1)  # warm-up: load (or compile) the kernels
         for how, run, games in ways:
             seconds, turns, player_turns = run(rules, make, games)
             print(
                 f"4× {name:<7} {how:<8}: {games} games, {turns} turns, {player_turns} "
-                f"player-turns in {seconds:.2f} s = {games / seconds:,.1f} games/s, "
-                f"{player_turns / seconds:,.0f} player-turns/s",
+                f"player-turns in {seconds:.2f} s = {games / seconds:,.2f} games/s "
+                f"({3600 * games / seconds:,.0f} games/hour), "
+                f"{player_turns / seconds:,.1f} player-turns/s",
                 flush=True,
             )
 
