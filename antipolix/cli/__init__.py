@@ -19,11 +19,11 @@ from collections.abc import Sequence
 from importlib.metadata import entry_points
 from typing import NoReturn
 
-from antipolix.cli import balance, play, replay, simulate
+from antipolix.cli import balance, play, replay, simulate, tournament, tune
 from antipolix.errors import AntipolixError
 from antipolix.version import __version__
 
-MODULES = [play, replay, simulate, balance]
+MODULES = [play, replay, simulate, balance, tournament, tune]
 
 
 class Parser(argparse.ArgumentParser):

@@ -1,0 +1,184 @@
+"""``antipolix tune``: tune the planner's weights by CMA-ES and self-play, in a resumable folder.
+
+antipolix tune --out runs/tune --generations 40 --games 48 --seed 1
+antipolix tune --out runs/tune-small --weights win,press,advance --workers 1
+antipolix tune --out runs/tune --address auto            # on a Ray cluster
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from antipolix.agents.planner import WEIGHT_NAMES
+from antipolix.cli.common import add_rules_options, add_seed_option, int_at_least, rules_from_args
+from antipolix.codec import apply_overrides, load_rules_table, parse_override
+from antipolix.errors import AntipolixError
+from antipolix.rules import Rules
+
+
+def weight_names(text: str) -> list[str]:
+    """An argparse type: comma-separated planner weight names, checked at once."""
+    from antipolix.tuning import Space
+
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    try:
+        return list(Space.of(names).names)
+    except AntipolixError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def sigma_arg(text: str) -> float:
+    """An argparse type: CMA-ES's initial step size, above 0 and at most 0.5."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value <= 0.5:
+        raise argparse.ArgumentTypeError(f"sigma0 {value} must be above 0 and at most 0.5")
+    return value
+
+
+def even_games(text: str) -> int:
+    value = int_at_least(2, "games ")(text)
+    if value % 2:
+        raise argparse.ArgumentTypeError(
+            f"games {value} must be even (each seed is played from both seats)"
+        )
+    return value
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "tune",
+        help="tune the planner's weights by CMA-ES and self-play",
+        description="Search the planner's position-value weights (each scaled to [0, 1] by its "
+        "range) with CMA-ES, starting at the committed tuned weights. Each generation, every "
+        "candidate and the generation's mean play GAMES two-player games (think times drawn "
+        "by the engine) against the hand-set planner and the last generations' means, on the "
+        "same seeds and seats; the score is (wins + draws / 2) / games. The study folder "
+        "(--out) gets _tuning.json, a log of every generation (generations.jsonl), "
+        "weights.json (CMA-ES's final mean), progress.csv, progress.png and report.md. Running "
+        "the same command again resumes it; with more --generations it goes on.",
+    )
+    p.add_argument("--out", type=Path, required=True, metavar="DIR", help="study folder")
+    p.add_argument(
+        "--generations",
+        type=int_at_least(1, "generations "),
+        default=40,
+        metavar="G",
+        help="CMA-ES generations (default 40)",
+    )
+    p.add_argument(
+        "--population",
+        type=int_at_least(2, "population "),
+        metavar="N",
+        help="candidates per generation (default: CMA-ES's, 4 + 3 ln(weights): 12 for all 19)",
+    )
+    p.add_argument(
+        "--games",
+        type=even_games,
+        default=48,
+        metavar="N",
+        help="games per candidate and generation, even (default 48)",
+    )
+    add_seed_option(p, 0, "study seed")
+    p.add_argument(
+        "--weights",
+        type=weight_names,
+        metavar="A,B,...",
+        help=f"the weights to tune (default: all): {', '.join(WEIGHT_NAMES)}",
+    )
+    p.add_argument(
+        "--sigma0",
+        type=sigma_arg,
+        default=0.2,
+        help="initial step size, in units of each weight's range (default 0.2)",
+    )
+    p.add_argument(
+        "--hall-of-fame",
+        type=int_at_least(0, "hall of fame "),
+        default=3,
+        metavar="K",
+        help="opponents besides the planner: the means of the last K generations (default 3)",
+    )
+    p.add_argument(
+        "--check",
+        type=int_at_least(0, "check games "),
+        default=0,
+        metavar="GAMES",
+        help="then play GAMES games of the result against the hand-set planner on fresh seeds "
+        "and report the win rate (default 0: no check)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int_at_least(0, "workers "),
+        metavar="K",
+        help="games at a time on Ray (default: every CPU); 0 or 1 plays in this process",
+    )
+    p.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="Ray cluster to join: auto, or HOST:PORT (default: start Ray on this machine)",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_rules_options(p)
+    p.set_defaults(func=run_tune)
+
+
+def tuning_rules(args: argparse.Namespace) -> Rules:
+    """Two players (the rules given may not set another number: :func:`tune` refuses it);
+    think times drawn by the engine unless the rules given set them (R7)."""
+    rules = rules_from_args(args) if _given(args, "players") else rules_from_args(args, players=2)
+    return rules if _given(args, "think_times") else apply_overrides(rules, ["think_times=drawn"])
+
+
+def _given(args: argparse.Namespace, option: str) -> bool:
+    """Does ``--rule`` or the ``--rules`` file set ``option``?"""
+    return any(parse_override(r)[0] == option for r in args.rule) or (
+        args.rules is not None and option in load_rules_table(args.rules)
+    )
+
+
+def run_tune(args: argparse.Namespace) -> int:
+    from antipolix.tuning import check_weights, tune, write_outputs
+
+    rules = tuning_rules(args)
+    result = tune(
+        args.out,
+        generations=args.generations,
+        population=args.population,
+        games=args.games,
+        seed=args.seed,
+        weights=args.weights,
+        sigma0=args.sigma0,
+        hall_of_fame=args.hall_of_fame,
+        rules=rules,
+        workers=args.workers,
+        address=args.address,
+        progress=not args.no_progress,
+    )
+    before = len(result.log) - result.played
+    print(
+        f"{len(result.log)} generations ({result.played} played now, {before} read from the "
+        f"log) in {result.seconds:.1f} s; σ = {result.sigma:.3g}"
+    )
+    print(result.table().drop(columns=list(result.space.names)).tail(5).to_string(index=False))
+    print("weights (CMA-ES's final mean):")
+    for name, value in result.tuned.items():
+        print(f"  {name} = {value:.6g}")
+    if args.check:
+        check = check_weights(
+            result.weights,
+            args.check,
+            args.seed,
+            rules=rules,
+            workers=args.workers,
+            address=args.address,
+            progress=not args.no_progress,
+        )
+        write_outputs(result, check)
+        print(check.line())
+    print(f"report: {args.out / 'report.md'}")
+    return 0
