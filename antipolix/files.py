@@ -3,6 +3,8 @@
 - :func:`write_atomically`: a file appears under its name only when complete (a temporary name
   beside it, flushed, then renamed), so a crash or Ctrl-C never leaves half a file (replays,
   study chunks and descriptions, players files, pictures).
+- :func:`locked_folder`: a study folder is written by one run at a time (a lock file held
+  while the run lasts), and the temporary files of a run that was killed are swept away.
 - :func:`compare_studies`: a study folder is used again only for the same study, or for the same
   study with more games (it grows, never shrinks); anything else is refused with what differs.
 """
@@ -16,6 +18,32 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 Writer = Callable[[IO[bytes]], object]
+
+
+def locked_folder(folder: Path, error: Callable[[str], Exception], what: str) -> IO[bytes]:
+    """Create ``folder``, lock it against a second run (POSIX ``flock``; no lock elsewhere)
+    and sweep the temporary files a killed run left (:func:`write_atomically`'s). Returns the
+    lock file: the lock holds until it is closed. Raises ``error(message)`` when the folder
+    cannot be written (``what`` says what was to be written there) or another run holds it."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        lock = open(folder / ".lock", "ab")  # noqa: SIM115 (held until closed)
+    except OSError as exc:
+        raise error(f"cannot write {what} to {folder}: {exc}") from None
+    try:
+        import fcntl
+
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except ImportError:  # pragma: no cover (not POSIX: no lock)
+        pass
+    except OSError:
+        lock.close()
+        raise error(
+            f"another run is writing to {folder}; wait for it or use another folder"
+        ) from None
+    for stale in folder.glob(".*.tmp"):  # a run killed while writing
+        stale.unlink(missing_ok=True)
+    return lock
 
 
 def write_atomically(path: str | Path, data: bytes | Writer, *, mode: int | None = None) -> None:

@@ -1750,14 +1750,21 @@ def planner_act(
         move_score, row, to = _best_move(t, tn, s, rng)
         if row >= 0 and move_score > score:
             kind, piece, cell, pieces = MOVE, seen.ids[row], to, none
-        weakest = tn.e_def[0]
-        for j in range(len(tn.e_def)):
-            weakest = min(weakest, tn.e_def[j])
-        dead = power(s, s.mobile) <= weakest
+        dead = hopeless(tn, s)
     elif len(s.enemy):
         dead = True  # nothing left that can attack (fortresses only, R2)
     command = _draw_offer(memory, seen.turn, dead)
     return kind, piece, cell, pieces, think, command
+
+
+@kernel
+def hopeless(tn: _Turn, s: Sight) -> bool:
+    """Can all the own mobile pieces together not outpower the defence of any enemy piece in
+    sight (R8)? Then the position is dead (a draw offer, R9)."""
+    weakest = tn.e_def[0]
+    for j in range(len(tn.e_def)):
+        weakest = min(weakest, tn.e_def[j])
+    return bool(power(s, s.mobile) <= weakest)
 
 
 class PlannerAgent(Remembering):

@@ -45,10 +45,11 @@ from antipolix.agents.planner import (
     _read,
     _remember,
     _unit,
+    hopeless,
     move_scores,
     planner_act,
 )
-from antipolix.agents.sight import Sight, nearest, power, sight_k
+from antipolix.agents.sight import Sight, nearest, sight_k
 from antipolix.agents.tuned import TunedAgent
 from antipolix.jit import kernel, packed
 from antipolix.journal import clear, journal_for
@@ -96,10 +97,7 @@ def search_act(
         if kind == MOVE:
             piece = seen.ids[piece]
         pieces = attackers if kind == ATTACK else none
-        weakest = tn.e_def[0]
-        for j in range(len(tn.e_def)):
-            weakest = min(weakest, tn.e_def[j])
-        dead = power(s, s.mobile) <= weakest
+        dead = hopeless(tn, s)
     elif len(s.enemy):
         dead = True  # nothing left that can attack (fortresses only, R2)
     command = _draw_offer(memory, seen.turn, dead)

@@ -3,7 +3,8 @@ of several doctrines.
 
 Its weights (:data:`~antipolix.agents.planner.WEIGHTS`) are read from ``tuned.json`` beside
 this module, which a tuning study (:mod:`antipolix.tuning`, ``experiments/tune_planner.py``)
-writes, naming the study. It plays through the planner's compiled kernel, at the planner's
+writes, naming the study; its ``hand_set`` entry holds the weights set by hand after the study,
+with why (they override the study's). It plays through the planner's compiled kernel, at the planner's
 speed. Its army (R3) is one of four doctrines per game, drawn from its generator, so that it
 plays every kind of piece: a line of armies and hovercraft; the same with fortresses for its
 chief to stand beside (R8); with a teleporter network (R5); with invisible raiders (R6).
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
@@ -36,6 +36,7 @@ def tuned_weights() -> FloatArray:
     text = resources.files("antipolix.agents").joinpath("tuned.json").read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
     out = weight_vector(DEFAULT_WEIGHTS, data["weights"])
+    out = weight_vector(out, data.get("hand_set", {}).get("weights"))
     out.setflags(write=False)
     return out
 
@@ -46,19 +47,11 @@ def doctrine_army() -> ArmyPolicy:
 
 
 class TunedAgent(PlannerAgent):
-    """The planner with tuned weights (``tuned.json``) and the doctrine army. ``weights``
-    given here override the tuned ones (a tuning study's candidates)."""
+    """The planner with tuned weights (``tuned.json``) and the doctrine army; its parameters
+    are the planner's, and ``weights`` given override the tuned ones (a tuning study's
+    candidates)."""
 
     name = "tuned"
-
-    def __init__(
-        self,
-        army: ArmyPolicy | None = None,
-        min_think: float = 0.2,
-        max_think: float = 1.5,
-        weights: Mapping[str, float] | None = None,
-    ) -> None:
-        super().__init__(army, min_think, max_think, weights)
 
     def base_weights(self) -> FloatArray:
         return tuned_weights()

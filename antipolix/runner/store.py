@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from antipolix.errors import SimulationError
-from antipolix.files import Writer, compare_studies, write_atomically
+from antipolix.files import Writer, compare_studies, locked_folder, write_atomically
 from antipolix.runner.rows import schema
 
 STUDY_FILE = "_study.json"
@@ -133,25 +133,7 @@ class Store:
     def open(self) -> None:
         """Create the folder and its study description; lock it against a second run."""
         self.check()
-        try:
-            self.path.mkdir(parents=True, exist_ok=True)
-            lock = open(self.path / ".lock", "ab")  # noqa: SIM115 (held until close)
-        except OSError as exc:
-            raise SimulationError(f"cannot write results to {self.path}: {exc}") from None
-        try:
-            import fcntl
-
-            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except ImportError:  # pragma: no cover (not POSIX: no lock)
-            pass
-        except OSError:
-            lock.close()
-            raise SimulationError(
-                f"another run is writing to {self.path}; wait for it or use another folder"
-            ) from None
-        self._lock = lock
-        for stale in self.path.glob(".*.tmp"):  # files of a run that was killed while writing
-            stale.unlink(missing_ok=True)
+        self._lock = locked_folder(self.path, SimulationError, "results")
         if not (self.path / STUDY_FILE).exists() or self._grown:
             text = json.dumps(self.study, indent=1) + "\n"
             self._write(self.path / STUDY_FILE, text.encode())

@@ -39,7 +39,7 @@ from antipolix.agents.planner import DEFAULT_WEIGHTS, WEIGHT_NAMES
 from antipolix.agents.tuned import tuned_weights
 from antipolix.checks import is_int, is_plain_number
 from antipolix.codec import rules_to_dict
-from antipolix.files import compare_studies, write_atomically
+from antipolix.files import compare_studies, locked_folder, write_atomically
 from antipolix.rules import Rules
 from antipolix.tuning.evaluate import (
     GAMES_BRANCH,
@@ -241,25 +241,8 @@ class Study:
     @contextlib.contextmanager
     def opened(self) -> Any:
         """The folder, created, locked against a second run, with ``_tuning.json`` written."""
+        lock = locked_folder(self.out, TuningError, "a tuning study")
         try:
-            self.out.mkdir(parents=True, exist_ok=True)
-            lock = open(self.out / ".lock", "ab")  # noqa: SIM115 (held until closed)
-        except OSError as exc:
-            raise TuningError(f"cannot write to {self.out}: {exc}") from None
-        try:
-            import fcntl
-
-            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except ImportError:  # pragma: no cover (not POSIX: no lock)
-            pass
-        except OSError:
-            lock.close()
-            raise TuningError(
-                f"another run is writing to {self.out}; wait for it or use another folder"
-            ) from None
-        try:
-            for stale in self.out.glob(".*.tmp"):  # a run killed while writing
-                stale.unlink(missing_ok=True)
             self._write(STUDY_FILE, json.dumps(self.settings, indent=1) + "\n")
             yield self
         finally:
