@@ -4,10 +4,11 @@ of several doctrines.
 Its weights (:data:`~antipolix.agents.planner.WEIGHTS`) are read from ``tuned.json`` beside
 this module, which a tuning study (:mod:`antipolix.tuning`, ``experiments/tune_planner.py``)
 writes, naming the study; its ``hand_set`` entry holds the weights set by hand after the study,
-with why (they override the study's). It plays through the planner's compiled kernel, at the planner's
-speed. Its army (R3) is one of four doctrines per game, drawn from its generator, so that it
-plays every kind of piece: a line of armies and hovercraft; the same with fortresses for its
-chief to stand beside (R8); with a teleporter network (R5); with invisible raiders (R6).
+with why (they override the study's). It plays through the planner's compiled kernel, at the
+planner's speed. Its army (R3) is one of four doctrines per game, drawn from its generator,
+so that it plays every kind of piece: a line of armies and hovercraft; the same with
+fortresses for its chief to stand beside (R8); with a teleporter network (R5); with invisible
+raiders (R6).
 """
 
 from __future__ import annotations
