@@ -18,6 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
         ("bench_engine.py", ["--games", "2"], "engine only"),
         ("bench_games.py", ["--games", "2"], "player-turns/s"),
         ("bench_simulate.py", ["--games", "3", "--modes", "serial"], "games/s"),
+        ("bench_games.py", ["--agents", "search:rollouts=1", "--search-games", "1"], "games/hour"),
+        ("draws.py", ["--agent", "greedy", "--games", "2"], "2 games in"),
     ],
 )
 def test_benchmark_script_runs(script: str, args: list[str], expected: str) -> None:
