@@ -20,6 +20,29 @@ from typing import IO, Any, Literal
 Writer = Callable[[IO[bytes]], object]
 
 
+def check_creatable(path: Path, error: Callable[[str], Exception]) -> None:
+    """Raise ``error(message)`` unless the folder ``path`` (which does not exist yet) can be
+    created: its nearest existing ancestor is a writable folder."""
+    parent = path.parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise error(f"cannot create {path}: {parent} is not a folder")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise error(f"cannot create {path}: {parent} is not writable")
+
+
+def refuse_other_files(folder: Path, error: Callable[[str], Exception], kind: str) -> None:
+    """Raise ``error(message)`` if ``folder`` (which holds no ``kind``) holds anything but
+    hidden files: a folder is taken over only when empty."""
+    others = sorted(p.name for p in folder.iterdir() if not p.name.startswith("."))
+    if others:
+        raise error(
+            f"{folder} is not empty and holds no {kind} (it holds {others[0]}"
+            f"{' and more' if len(others) > 1 else ''}); use a new folder"
+        )
+
+
 def locked_folder(folder: Path, error: Callable[[str], Exception], what: str) -> IO[bytes]:
     """Create ``folder``, lock it against a second run (POSIX ``flock``; no lock elsewhere)
     and sweep the temporary files a killed run left (:func:`write_atomically`'s). Returns the

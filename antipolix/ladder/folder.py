@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from antipolix.codec import rules_to_dict
-from antipolix.files import compare_studies, write_atomically
+from antipolix.files import check_creatable, compare_studies, refuse_other_files, write_atomically
 from antipolix.ladder.ratings import LadderError
 from antipolix.ladder.schedule import GAMES, Sitting
 from antipolix.rules import Rules
@@ -76,7 +76,7 @@ def check_folder(folder: Path, spec: dict[str, Any]) -> Literal["new", "same", "
     writable, holding another tournament (or this one with more games per lineup: it never
     shrinks), a ``simulate`` study or other files."""
     if not folder.exists():
-        _check_creatable(folder)
+        check_creatable(folder, LadderError)
         return "new"
     if not folder.is_dir():
         raise LadderError(f"cannot use {folder} for a tournament: it is not a folder")
@@ -101,12 +101,7 @@ def check_folder(folder: Path, spec: dict[str, Any]) -> Literal["new", "same", "
             raise LadderError(
                 f"{folder} holds a simulate study ({STUDY_FILE}); a tournament needs its own folder"
             )
-        others = sorted(p.name for p in folder.iterdir() if not p.name.startswith("."))
-        if others:
-            raise LadderError(
-                f"{folder} is not empty and holds no tournament (it holds {others[0]}"
-                f"{' and more' if len(others) > 1 else ''}); use a new folder"
-            )
+        refuse_other_files(folder, LadderError, "tournament")
         state = "new"
     if not os.access(folder, os.W_OK | os.X_OK):
         raise LadderError(f"cannot write to {folder}: permission denied")
@@ -132,13 +127,3 @@ def write_manifest(folder: Path, spec: dict[str, Any], sittings: Sequence[Sittin
         write_atomically(folder / MANIFEST, text.encode())
     except OSError as exc:
         raise LadderError(f"cannot write the tournament folder {folder}: {exc}") from None
-
-
-def _check_creatable(path: Path) -> None:
-    parent = path.parent
-    while not parent.exists():
-        parent = parent.parent
-    if not parent.is_dir():
-        raise LadderError(f"cannot create {path}: {parent} is not a folder")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise LadderError(f"cannot create {path}: {parent} is not writable")

@@ -25,7 +25,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from antipolix.errors import SimulationError
-from antipolix.files import Writer, compare_studies, locked_folder, write_atomically
+from antipolix.files import (
+    Writer,
+    check_creatable,
+    compare_studies,
+    locked_folder,
+    write_atomically,
+)
 from antipolix.runner.rows import schema
 
 STUDY_FILE = "_study.json"
@@ -100,7 +106,7 @@ class Store:
         """Refuse, before any work, a folder that cannot be written or holds another study."""
         path = self.path
         if not path.exists():
-            _check_creatable(path)
+            check_creatable(path, SimulationError)
             return
         if not path.is_dir():
             raise SimulationError(f"cannot use {path} for results: it is not a folder")
@@ -188,13 +194,3 @@ class Store:
             write_atomically(target, data)
         except OSError as exc:
             raise SimulationError(f"cannot write {target}: {exc}") from None
-
-
-def _check_creatable(path: Path) -> None:
-    parent = path.parent
-    while not parent.exists():
-        parent = parent.parent
-    if not parent.is_dir():
-        raise SimulationError(f"cannot create {path}: {parent} is not a folder")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise SimulationError(f"cannot create {path}: {parent} is not writable")

@@ -39,7 +39,13 @@ from antipolix.agents.planner import DEFAULT_WEIGHTS, WEIGHT_NAMES
 from antipolix.agents.tuned import tuned_weights
 from antipolix.checks import is_int, is_plain_number
 from antipolix.codec import rules_to_dict
-from antipolix.files import compare_studies, locked_folder, write_atomically
+from antipolix.files import (
+    check_creatable,
+    compare_studies,
+    locked_folder,
+    refuse_other_files,
+    write_atomically,
+)
 from antipolix.rules import Rules
 from antipolix.tuning.evaluate import (
     GAMES_BRANCH,
@@ -198,7 +204,7 @@ class Study:
         if path.exists() and not path.is_dir():
             raise TuningError(f"cannot use {path} for a tuning study: it is not a folder")
         if not path.exists():
-            _check_creatable(path)
+            check_creatable(path, TuningError)
             return
         study = path / STUDY_FILE
         if study.exists():
@@ -466,22 +472,7 @@ def _refuse_foreign(path: Path) -> None:
     for name, kind in kinds.items():
         if (path / name).exists():
             raise TuningError(f"{path} holds {kind} ({name}); a tuning study needs its own folder")
-    others = sorted(p.name for p in path.iterdir() if not p.name.startswith("."))
-    if others:
-        raise TuningError(
-            f"{path} is not empty and holds no tuning study (it holds {others[0]}"
-            f"{' and more' if len(others) > 1 else ''}); use a new folder"
-        )
-
-
-def _check_creatable(path: Path) -> None:
-    parent = path.parent
-    while not parent.exists():
-        parent = parent.parent
-    if not parent.is_dir():
-        raise TuningError(f"cannot create {path}: {parent} is not a folder")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise TuningError(f"cannot create {path}: {parent} is not writable")
+    refuse_other_files(path, TuningError, "tuning study")
 
 
 def _count(value: object, what: str, minimum: int) -> int:
