@@ -50,6 +50,32 @@ def add_seed_option(parser: argparse.ArgumentParser, default: int, what: str) ->
     )
 
 
+def add_ray_options(
+    parser: argparse.ArgumentParser, *, in_process: str = "0", chunks: bool = True
+) -> None:
+    """``--workers`` and ``--address`` (where games run: Ray, or this process for the
+    ``in_process`` worker counts), and ``--chunk-size`` when ``chunks``."""
+    parser.add_argument(
+        "--workers",
+        type=int_at_least(0, "workers "),
+        metavar="K",
+        help=f"games at a time on Ray (default: every CPU); {in_process} plays in this process"
+        + (", no Ray" if in_process == "0" else ""),
+    )
+    parser.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="Ray cluster to join: auto, or HOST:PORT (default: start Ray on this machine)",
+    )
+    if chunks:
+        parser.add_argument(
+            "--chunk-size",
+            type=int_at_least(1, "chunk size "),
+            metavar="N",
+            help="games per task and per file (default: automatic, tasks of a few seconds)",
+        )
+
+
 def agent_list(text: str) -> list[str]:
     """An argparse type: comma-separated built-in agent names, checked at once."""
     names = [n.strip() for n in text.split(",")]

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from antipolix.cli.common import (
+    add_ray_options,
     add_rules_options,
     add_seed_option,
     agent_list,
@@ -78,23 +79,7 @@ def _run_options(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="study folder (Parquet dataset); without it the results are not kept",
     )
-    p.add_argument(
-        "--workers",
-        type=int_at_least(0, "workers "),
-        metavar="K",
-        help="games at a time on Ray (default: every CPU); 0 plays in this process, no Ray",
-    )
-    p.add_argument(
-        "--address",
-        metavar="ADDR",
-        help="Ray cluster to join: auto, or HOST:PORT (default: start Ray on this machine)",
-    )
-    p.add_argument(
-        "--chunk-size",
-        type=int_at_least(1, "chunk size "),
-        metavar="N",
-        help="games per task and per file (default: automatic, tasks of a few seconds)",
-    )
+    add_ray_options(p)
     p.add_argument(
         "--replays", action="store_true", help="also write every game's replay (needs --out)"
     )

@@ -13,6 +13,7 @@ from typing import Any
 
 from antipolix.agents import AGENTS
 from antipolix.cli.common import (
+    add_ray_options,
     add_rules_options,
     add_seed_option,
     agent_list,
@@ -67,23 +68,7 @@ def register(sub: Any) -> None:
         metavar="DIR",
         help="tournament folder (games, manifest, reports); without it nothing is kept",
     )
-    p.add_argument(
-        "--workers",
-        type=int_at_least(0, "workers "),
-        metavar="K",
-        help="games at a time on Ray (default: every CPU); 0 plays in this process, no Ray",
-    )
-    p.add_argument(
-        "--address",
-        metavar="ADDR",
-        help="Ray cluster to join: auto, or HOST:PORT (default: start Ray on this machine)",
-    )
-    p.add_argument(
-        "--chunk-size",
-        type=int_at_least(1, "chunk size "),
-        metavar="N",
-        help="games per task and per file (default: automatic)",
-    )
+    add_ray_options(p)
     p.add_argument(
         "--bootstrap",
         type=int_at_least(0, "bootstrap "),

@@ -12,7 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from antipolix.agents.planner import WEIGHT_NAMES
-from antipolix.cli.common import add_rules_options, add_seed_option, int_at_least, rules_from_args
+from antipolix.cli.common import (
+    add_ray_options,
+    add_rules_options,
+    add_seed_option,
+    int_at_least,
+    rules_from_args,
+)
 from antipolix.codec import apply_overrides, load_rules_table, parse_override
 from antipolix.errors import AntipolixError
 from antipolix.rules import Rules
@@ -111,17 +117,7 @@ def register(sub: Any) -> None:
         help="then play GAMES games of the result against the hand-set planner on fresh seeds "
         "and report the win rate (default 0: no check)",
     )
-    p.add_argument(
-        "--workers",
-        type=int_at_least(0, "workers "),
-        metavar="K",
-        help="games at a time on Ray (default: every CPU); 0 or 1 plays in this process",
-    )
-    p.add_argument(
-        "--address",
-        metavar="ADDR",
-        help="Ray cluster to join: auto, or HOST:PORT (default: start Ray on this machine)",
-    )
+    add_ray_options(p, in_process="0 or 1", chunks=False)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_rules_options(p)
     p.set_defaults(func=run_tune)
