@@ -1735,10 +1735,7 @@ def planner_act(
     """:class:`PlannerAgent`'s decision with weights ``w`` (:data:`WEIGHTS`): the best winning
     attack or the best move if it scores higher, else Pass; its think time (drawn first) and
     its draw offer (R9)."""
-    think = rng.uniform(min_think, max_think)
-    s = sight_k(t, seen)
-    unit = _unit(t)
-    _remember(s, t, memory, unit)
+    think, s, unit = opening(t, seen, memory, min_think, max_think, rng)
     none = np.empty(0, dtype=np.int64)
     kind, piece, cell, pieces = PASS, 0, 0, none
     dead = False
@@ -1755,6 +1752,24 @@ def planner_act(
         dead = True  # nothing left that can attack (fortresses only, R2)
     command = _draw_offer(memory, seen.turn, dead)
     return kind, piece, cell, pieces, think, command
+
+
+@kernel
+def opening(
+    t: Tables,
+    seen: Seen,
+    memory: Memory,
+    min_think: float,
+    max_think: float,
+    rng: np.random.Generator,
+) -> tuple[float, Sight, int]:
+    """A turn's start for the planner and the agents built on it: the think time (drawn
+    first, R7), the reading of the observation and the unit strength, the memory updated."""
+    think = rng.uniform(min_think, max_think)
+    s = sight_k(t, seen)
+    unit = _unit(t)
+    _remember(s, t, memory, unit)
+    return think, s, unit
 
 
 @kernel

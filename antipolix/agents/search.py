@@ -43,13 +43,12 @@ from antipolix.agents.planner import (
     _best_attack,
     _draw_offer,
     _read,
-    _remember,
-    _unit,
     hopeless,
     move_scores,
+    opening,
     planner_act,
 )
-from antipolix.agents.sight import Sight, nearest, sight_k
+from antipolix.agents.sight import Sight, nearest
 from antipolix.agents.tuned import TunedAgent
 from antipolix.jit import kernel, packed
 from antipolix.journal import clear, journal_for
@@ -76,11 +75,8 @@ def search_act(
 ) -> Choice:
     """:class:`SearchAgent`'s decision: ``params`` are min and max think time, rollouts, depth
     and width; ``w`` the planner's weights."""
-    think = rng.uniform(params[0], params[1])
+    think, s, unit = opening(t, seen, memory, params[0], params[1], rng)
     rollouts, depth, width = int(params[2]), int(params[3]), int(params[4])
-    s = sight_k(t, seen)
-    unit = _unit(t)
-    _remember(s, t, memory, unit)
     none = np.empty(0, dtype=np.int64)
     kind, piece, cell, pieces = PASS, 0, 0, none
     dead = False
