@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
         ("bench_simulate.py", ["--games", "3", "--modes", "serial"], "games/s"),
         ("bench_games.py", ["--agents", "search:rollouts=1", "--search-games", "1"], "games/hour"),
         ("draws.py", ["--agent", "greedy", "--games", "2"], "2 games in"),
+        ("bench_weights.py", ["--games", "1", "--reps", "1"], "µs per decision"),
     ],
 )
 def test_benchmark_script_runs(script: str, args: list[str], expected: str) -> None:

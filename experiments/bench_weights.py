@@ -1,0 +1,122 @@
+"""What a planner decision costs with each agent's weights, on the same positions.
+
+    .venv/bin/python experiments/bench_weights.py [--games 6] [--agents planner,tuned]
+
+A game's speed depends on its agents twice: on what one decision costs, and on the positions
+their play leads to (a game with more pieces in contact costs more per decision, whoever
+decides). ``bench_games.py`` measures both together. This script separates the first: it
+records every position of seeded two-player games (default rules, think times drawn), half of
+them between two planners and half between two tuned agents, each position as the deciding
+seat saw it and with its memory (R6), then times the planner's kernel
+(:func:`antipolix.agents.planner.planner_act`) on every recorded position with each agent's
+weights, the same positions in the same order, each decision from a fresh copy of the memory.
+It prints microseconds per decision for each weight set and for the copy alone, and the ratio
+to the first. One process (one core); run it with nothing else running. Asserts nothing: a
+benchmark, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+from typing import Any
+
+import numba
+import numpy as np
+
+from antipolix import Rules
+from antipolix.agents import PlannerAgent, agent_named
+from antipolix.agents.memory import Memory, make_memory
+from antipolix.agents.planner import planner_act
+from antipolix.jit import packed
+from antipolix.observation import seen_of
+from antipolix.play import play_game
+
+Position = tuple[Any, Memory]
+
+
+def recorder(name: str, positions: list[Position]) -> PlannerAgent:
+    """Agent ``name`` (a planner or a kind of it) that keeps every position it decides on."""
+    agent = agent_named(name)
+    if not isinstance(agent, PlannerAgent):
+        raise SystemExit(f"bench_weights: error: {name!r} is not a planner with weights")
+
+    class Recording(type(agent)):  # type: ignore[misc]
+        def act(self, obs: Any) -> Any:
+            seen = packed(seen_of(obs, self.rules.shape))
+            positions.append((seen, Memory(*[np.array(a, copy=True) for a in self.remembered])))
+            return super().act(obs)
+
+    out: PlannerAgent = Recording()
+    out.weights = agent.weights
+    return out
+
+
+# not cached on disk: numba would not see a change to the planner's kernels it calls
+@numba.njit(cache=False)  # type: ignore[untyped-decorator]
+def _decide(t: Any, seen: Any, m: Memory, w: Any, reps: int, rng: Any, act: bool) -> int:
+    """``reps`` decisions on one position, each from a fresh copy of its memory (``act``
+    False: the copies alone)."""
+    total = 0
+    for _ in range(reps):
+        memory = make_memory(
+            m.first_cell.copy(), m.moved.copy(), m.seen_type.copy(), m.mark_turn.copy(),
+            m.mark_value.copy(), m.hidden.copy(), m.counters.copy(),
+        )  # fmt: skip
+        if act:
+            total += planner_act(t, seen, memory, 0.2, 1.5, w, rng)[0]
+        else:
+            total += memory.counters[0]
+    return total
+
+
+def cost(rules: Rules, positions: list[Position], w: Any, reps: int, act: bool = True) -> float:
+    """Microseconds per decision with weights ``w`` over ``positions``."""
+    rng = np.random.default_rng(0)
+    began = time.perf_counter()
+    for seen, memory in positions:
+        _decide(rules.tables, seen, packed(memory), w, reps, rng, act)
+    return (time.perf_counter() - began) / (len(positions) * reps) * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=6, help="games of each kind (default 6)")
+    parser.add_argument("--agents", default="planner,tuned")
+    parser.add_argument("--reps", type=int, default=10, help="decisions per position")
+    args = parser.parse_args()
+    names = args.agents.split(",")
+    rules = Rules(players=2, think_times="drawn")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python "
+        f"{platform.python_version()}, numba {numba.__version__}; one process (one core); "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
+    positions: list[Position] = []
+    for name in names:
+        for seed in range(args.games):
+            play_game(rules, [recorder(name, positions), recorder(name, positions)], seed)
+    print(
+        f"{len(positions)} positions from {args.games} games of two {' and of two '.join(names)} "
+        f"(default board, 2 players, seeds 0-{args.games - 1})"
+    )
+    weights = {name: agent_named(name).weights for name in names}  # type: ignore[attr-defined]
+    first = positions[:1]
+    for w in weights.values():  # warm-up: load (or compile) the kernels
+        cost(rules, first, w, 1)
+    cost(rules, first, weights[names[0]], 1, act=False)
+    copy = cost(rules, positions, weights[names[0]], args.reps, act=False)
+    costs = {name: cost(rules, positions, w, args.reps) for name, w in weights.items()}
+    print(f"memory copy alone: {copy:.1f} µs per decision")
+    for name, us in costs.items():
+        ratio = (costs[names[0]] - copy) / (us - copy)
+        print(
+            f"{name:<10} {us:8.1f} µs per decision ({us - copy:.1f} without the copy), "
+            f"speed {ratio:.2f}× {names[0]}'s"
+        )
+
+
+if __name__ == "__main__":
+    main()
