@@ -20,6 +20,7 @@ from antipolix.agents import (
 )
 from antipolix.agents.army import FixedArmy, policy_from_spec
 from antipolix.agents.planner import DEFAULT_WEIGHTS, WEIGHT_NAMES, WEIGHTS, weight_vector
+from antipolix.agents.search import SCRIPT_NAMES, SCRIPTS
 from antipolix.agents.tuned import tuned_weights
 from antipolix.autoplay import play_games
 from antipolix.errors import AgentError, ArmyError
@@ -90,6 +91,7 @@ def test_agents_by_name_take_parameters_and_labels_read_back() -> None:
         ("search:rollouts=two", "rollouts must be an integer"),
         ("search:rollouts", "expected name=value"),
         ("search:width=0", "width must be an integer >= 1"),
+        ("search:width=5", "width must be at most 4"),
         ("planner:min_think=inf", "must be finite"),
     ],
 )
@@ -139,6 +141,26 @@ def test_tuned_and_search_play_the_same_game_through_game_and_whole(seed: int) -
     assert whole is not None
     assert whole.digest == played.game.digest
     assert whole.result == played.result
+
+
+def test_a_search_of_one_style_plays_the_tuned_agent() -> None:
+    """One style (the tuned weights) never disagrees with itself: the search never rolls out
+    and decides as the tuned agent does, with the same draws (R12)."""
+    rules = Rules(shape=(3, 8, 8), players=2, think_times="drawn")
+    games = [([agent_named(a), agent_named("planner")], np.random.SeedSequence(s))
+             for s in (2, 3) for a in ("search:width=1", "tuned")]  # fmt: skip
+    played = play_games(rules, games)
+    assert all(p is not None for p in played)
+    for search, tuned in (played[0:2], played[2:4]):
+        assert search is not None and tuned is not None
+        assert search.digest == tuned.digest
+
+
+def test_the_first_style_is_the_tuned_weights_and_the_others_differ() -> None:
+    assert SCRIPTS.shape == (len(SCRIPT_NAMES), len(WEIGHT_NAMES))
+    assert np.all(SCRIPTS[0] == 1.0)
+    for row in SCRIPTS[1:]:
+        assert np.any(row != 1.0)
 
 
 def test_a_search_game_is_the_same_every_time() -> None:

@@ -1,28 +1,33 @@
-"""A search agent: determinized rollouts over a portfolio of the planner's orders (R4, R6, R8).
+"""A search agent: determinized rollouts over a portfolio of playing styles (R4, R6, R8).
 
-:class:`SearchAgent` asks the planner (with the ``tuned`` weights) for its scored orders and
-keeps a portfolio of ``width`` of them: the planner's own choice, its best winning attack,
-its best moves, and Pass. It then plays each one out ``rollouts`` times, ``depth`` turns deep:
+:class:`SearchAgent` plays the tuned planner's position value under ``width`` styles
+(:data:`SCRIPTS`: the tuned weights themselves, then an attacking, a guarding and a hunting
+variation of them). Each style proposes its order for this turn; when they disagree, each style
+is played out ``rollouts`` times, ``depth`` turns deep, and the agent plays the first order of
+the style whose rollouts end best (a portfolio search over scripts, as in RTS game AI: the
+style is kept through the rollout, so that a plan is judged by where it leads, not by its
+first step alone):
 
 - **determinized** (R6): the rollout board holds the pieces the agent sees, nothing else. It
   never reads the true state: its own pieces as they are; each enemy's chief drawn among that
   enemy's visible pieces with the planner's suspicion weights (a piece seen to move is rarely
   the chief, R8); other enemy traits are unknown and played as none; enemy invisible pieces,
   unseen, are not placed;
-- **played** by the engine itself (:func:`~antipolix.turn.play_turn_k`, R4, R7, R8): on the
-  first turn the agent's seat plays the candidate and every other seat the planner's choice
-  from its own view of the rollout board; then every seat plays the planner's choice;
+- **played** by the engine itself (:func:`~antipolix.turn.play_turn_k`, R4, R7, R8): the
+  agent's seat plays the style's order first, then the style from its own view of the rollout
+  board, starting from the agent's memory; every other seat plays the tuned planner from its
+  own view;
 - **valued** by material (R2 costs of the living pieces: the agent's own less the mean of its
   enemies') and by eliminations (the ``win`` weight per enemy eliminated, twice that for the
   agent's own).
 
-Every candidate meets the same determinizations and the same random numbers (common random
-numbers: rollout ``r`` of every candidate draws from generators seeded alike), so that the
-comparison measures the candidates, not the dice. The best mean wins; ties keep the earlier
-candidate (the planner's choice first). All randomness comes from the agent's generator (R12).
+Every style meets the same determinizations and the same random numbers (common random
+numbers: rollout ``r`` of every style draws from generators seeded alike), so that the
+comparison measures the styles, not the dice. The best mean wins; ties keep the earlier style
+(the tuned weights first). All randomness comes from the agent's generator (R12).
 
-Budget: ``width`` candidates × ``rollouts`` × ``depth`` turns; the decision takes about that
-many planner decisions per seat (``experiments/bench_games.py --agents search``).
+Budget: ``width`` styles × ``rollouts`` × ``depth`` turns, each turn one planner decision per
+living seat (``experiments/bench_games.py --agents search`` measures it).
 """
 
 from __future__ import annotations
@@ -37,14 +42,22 @@ from antipolix.agents.army import ArmyPolicy
 from antipolix.agents.base import Decision, decision_of
 from antipolix.agents.memory import COUNTERS, HIDDEN_TURNS, NEVER, Choice, Memory, make_memory
 from antipolix.agents.planner import (
+    I_ADVANCE,
+    I_CRUSH,
+    I_GUARD,
+    I_HUNT,
+    I_HUNT_MIN,
     I_MOVED_SUSPECT,
+    I_P_NEAR,
+    I_THREAT,
     I_WIN,
+    WEIGHTS,
     FloatArray,
     _best_attack,
+    _best_move,
     _draw_offer,
     _read,
     hopeless,
-    move_scores,
     opening,
     planner_act,
 )
@@ -64,6 +77,25 @@ ROLLOUT_THINK = (0.2, 1.5)  # think times (R7) in rollouts: the planner's
 ENDLESS = 1e12  # rollout timers (R7): the rollouts are too short for a clock to matter
 
 
+# The styles (rows): factors on the tuned weights (columns, WEIGHTS order).
+SCRIPTS = np.ones((4, len(WEIGHTS)))
+SCRIPT_NAMES = ("tuned", "attack", "guard", "hunt")
+SCRIPTS[1, I_THREAT], SCRIPTS[1, I_ADVANCE], SCRIPTS[1, I_P_NEAR] = 2.0, 2.0, 0.5
+SCRIPTS[2, I_GUARD], SCRIPTS[2, I_ADVANCE], SCRIPTS[2, I_P_NEAR] = 2.0, 0.5, 1.25
+SCRIPTS[3, I_HUNT], SCRIPTS[3, I_HUNT_MIN], SCRIPTS[3, I_CRUSH] = 3.0, 0.0, 1.5
+SCRIPTS.setflags(write=False)
+
+
+@kernel
+def _styles(w: FloatArray, width: int) -> FloatArray:
+    """The first ``width`` styles' weights (:data:`SCRIPTS` times ``w``)."""
+    n = min(width, len(SCRIPTS))
+    out = np.empty((n, len(w)))
+    for c in range(n):
+        out[c] = w * SCRIPTS[c]
+    return out
+
+
 @kernel
 def search_act(
     t: Tables,
@@ -81,18 +113,29 @@ def search_act(
     kind, piece, cell, pieces = PASS, 0, 0, none
     dead = False
     if len(s.enemy) and len(s.mobile):
+        ws = _styles(w, max(width, 1))
+        n = len(ws)
+        orders = np.zeros((n, 3), dtype=np.int64)  # kind, piece, flat cell
+        lists = np.zeros((n, len(seen.ids)), dtype=np.int64)  # attackers
+        listed = np.zeros(n, dtype=np.int64)
+        differ = False
         tn = _read(t, s, memory, unit, w)
-        a_score, a_flat, a_rows = _best_attack(tn, s)
-        scores, rows, dests = move_scores(t, tn, s, rng)
-        kinds, movers, cells = _portfolio(a_score, a_flat, len(a_rows), scores, rows, dests, width)
-        attackers = seen.ids[a_rows]
+        for c in range(n):
+            tc = tn if c == 0 else _read(t, s, memory, unit, ws[c])
+            score, flat, rows = _best_attack(tc, s)
+            if len(rows):
+                orders[c, 0], orders[c, 2], listed[c] = ATTACK, flat, len(rows)
+                lists[c, : len(rows)] = seen.ids[rows]
+            move_score, row, to = _best_move(t, tc, s, rng)
+            if row >= 0 and move_score > score:
+                orders[c, 0], orders[c, 1], orders[c, 2], listed[c] = MOVE, seen.ids[row], to, 0
+            for a in range(3):
+                differ = differ or orders[c, a] != orders[0, a]
         pick = 0
-        if len(kinds) > 1 and rollouts > 0 and depth > 0 and _contact(t, s, depth):
-            pick = _search(t, s, memory, w, kinds, movers, cells, attackers, rollouts, depth, rng)
-        kind, piece, cell = kinds[pick], movers[pick], cells[pick]
-        if kind == MOVE:
-            piece = seen.ids[piece]
-        pieces = attackers if kind == ATTACK else none
+        if differ and rollouts > 0 and depth > 0 and _contact(t, s, depth):
+            pick = _search(t, s, memory, w, ws, orders, lists, listed, rollouts, depth, rng)
+        kind, piece, cell = orders[pick, 0], orders[pick, 1], orders[pick, 2]
+        pieces = lists[pick, : listed[pick]].copy()
         dead = hopeless(tn, s)
     elif len(s.enemy):
         dead = True  # nothing left that can attack (fortresses only, R2)
@@ -122,80 +165,35 @@ def _contact(t: Tables, s: Sight, depth: int) -> bool:
 
 
 @kernel
-def _portfolio(
-    a_score: float,
-    a_flat: int,
-    n_attackers: int,
-    scores: FloatArray,
-    rows: IntArray,
-    dests: IntArray,
-    width: int,
-) -> tuple[IntArray, IntArray, IntArray]:
-    """Up to ``width`` candidate orders (kind, mover's row, flat cell): the planner's choice
-    (its best winning attack, or its best move if that scores higher, else Pass), then its
-    best attack if not chosen, its best moves by score, and Pass."""
-    width = max(width, 1)
-    kinds = np.empty(width, dtype=np.int64)
-    movers = np.zeros(width, dtype=np.int64)
-    cells = np.zeros(width, dtype=np.int64)
-    order = np.argsort(-scores, kind="mergesort")  # best first, ties in candidate order
-    n = 0
-    best_move = order[0] if len(order) else -1
-    attack_first = n_attackers > 0 and not (best_move >= 0 and scores[best_move] > a_score)
-    if attack_first:
-        kinds[0], cells[0] = ATTACK, a_flat
-        n = 1
-    elif best_move >= 0:
-        kinds[0], movers[0], cells[0] = MOVE, rows[best_move], dests[best_move]
-        n = 1
-    else:
-        kinds[0] = PASS
-        return kinds[:1], movers[:1], cells[:1]
-    if n < width and n_attackers > 0 and not attack_first:
-        kinds[n], cells[n] = ATTACK, a_flat
-        n += 1
-    for u in range(len(order)):
-        if n >= width - 1:
-            break
-        k = order[u]
-        if k == best_move and not attack_first:
-            continue
-        kinds[n], movers[n], cells[n] = MOVE, rows[k], dests[k]
-        n += 1
-    if n < width:
-        kinds[n] = PASS
-        n += 1
-    return kinds[:n], movers[:n], cells[:n]
-
-
-@kernel
 def _search(
     t: Tables,
     s: Sight,
     memory: Memory,
     w: FloatArray,
-    kinds: IntArray,
-    movers: IntArray,
-    cells: IntArray,
-    attackers: IntArray,
+    ws: FloatArray,
+    orders: IntArray,
+    lists: IntArray,
+    listed: IntArray,
     rollouts: int,
     depth: int,
     rng: np.random.Generator,
 ) -> int:
-    """The candidate with the best mean rollout value (the first of equals)."""
-    n = len(kinds)
+    """The style with the best mean rollout value (the first of equals)."""
+    n = len(ws)
     total = np.zeros(n)
     me = s.seen.player
     for _ in range(rollouts):
         base = _determinized(t, s, _chiefs(t, s, memory, w, rng))
-        seed = rng.integers(0, 1 << 62)  # the same numbers for every candidate
+        seed = rng.integers(0, 1 << 62)  # the same numbers for every style
         for c in range(n):
             with numba.objmode(engine=GENERATOR, agents=GENERATOR):
                 engine = np.random.Generator(np.random.PCG64(np.array([seed, 0])))
                 agents = np.random.Generator(np.random.PCG64(np.array([seed, 1])))
-            piece = s.seen.ids[movers[c]] if kinds[c] == MOVE else 0
-            order = (kinds[c], piece, cells[c])
-            total[c] += _rollout(t, base, me, order, attackers, depth, w, engine, agents)
+            order = (orders[c, 0], orders[c, 1], orders[c, 2])
+            attackers = lists[c, : listed[c]].copy()
+            total[c] += _rollout(
+                t, base, me, order, attackers, depth, ws[c], w, memory, engine, agents
+            )
     best = 0
     for c in range(1, n):
         if total[c] > total[best]:
@@ -277,13 +275,16 @@ def _rollout(
     order: tuple[int, int, int],
     attackers: IntArray,
     depth: int,
+    mine: FloatArray,
     w: FloatArray,
+    memory: Memory,
     engine: np.random.Generator,
     agents: np.random.Generator,
 ) -> float:
-    """Play ``depth`` turns from ``base``, the agent's first order ``order`` (kind, piece,
-    flat cell; an attack by ``attackers``), every other order the planner's; the value of the
-    end (:func:`_value`)."""
+    """Play ``depth`` turns from ``base``: the agent's first order ``order`` (kind, piece,
+    flat cell; an attack by ``attackers``), then the planner with weights ``mine`` from its
+    ``memory``; every other seat the planner with weights ``w``, from an empty memory. The
+    value of the end (:func:`_value`)."""
     a = _copy(base)
     players = t.players
     cells = len(a.grid)
@@ -298,6 +299,9 @@ def _rollout(
     hidden = np.zeros((players, HIDDEN_TURNS * players + players, 3), dtype=np.int64)
     counters = np.zeros((players, COUNTERS), dtype=np.int64)
     living = a.living.copy()
+    first[me], moved[me], kinds[me] = memory.first_cell, memory.moved, memory.seen_type
+    mark_turn[me], mark_value[me] = memory.mark_turn, memory.mark_value
+    hidden[me], counters[me] = memory.hidden, memory.counters
     none = np.empty(0, dtype=np.int64)
     for d in range(depth):
         if over(a):
@@ -318,7 +322,13 @@ def _rollout(
                     counters[p],
                 )  # fmt: skip
                 kind, piece, cell, ids, think, _ = planner_act(
-                    t, seen_k(a, j, p), mem, ROLLOUT_THINK[0], ROLLOUT_THINK[1], w, agents
+                    t,
+                    seen_k(a, j, p),
+                    mem,
+                    ROLLOUT_THINK[0],
+                    ROLLOUT_THINK[1],
+                    mine if p == me else w,
+                    agents,
                 )
             sub.orders[p, 0], sub.orders[p, 1], sub.orders[p, 2] = kind, piece, cell
             sub.orders[p, 3], sub.orders[p, 4] = listed, listed + len(ids)
@@ -358,11 +368,12 @@ def _value(a: Arrays, t: Tables, me: int, living: np.ndarray, w: FloatArray) -> 
 
 
 class SearchAgent(TunedAgent):
-    """Determinized rollouts over the tuned planner's best orders (see the module docstring).
+    """Determinized rollouts over a portfolio of playing styles (see the module docstring).
 
-    ``rollouts`` per candidate, ``depth`` turns each, ``width`` candidates: the budget. Its
-    army is the tuned agent's (one of four doctrines per game), its weights the tuned ones
-    (``weights`` override them, as for :class:`~antipolix.agents.TunedAgent`).
+    ``width`` styles (1 to 4, the first ``width`` of :data:`SCRIPT_NAMES`), ``rollouts`` per
+    style, ``depth`` turns each: the budget. Its army is the tuned agent's (one of four
+    doctrines per game), its weights the tuned ones (``weights`` override them, as for
+    :class:`~antipolix.agents.TunedAgent`; the styles scale them).
     """
 
     name = "search"
@@ -373,8 +384,8 @@ class SearchAgent(TunedAgent):
         min_think: float = 0.2,
         max_think: float = 1.5,
         weights: Mapping[str, float] | None = None,
-        rollouts: int = 4,
-        depth: int = 2,
+        rollouts: int = 8,
+        depth: int = 8,
         width: int = 4,
     ) -> None:
         super().__init__(army, min_think, max_think, weights)
@@ -385,6 +396,11 @@ class SearchAgent(TunedAgent):
         ):
             if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
                 raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+        if width > len(SCRIPTS):
+            raise ValueError(
+                f"width must be at most {len(SCRIPTS)} (the styles: {', '.join(SCRIPT_NAMES)}), "
+                f"got {width!r}"
+            )
         self.rollouts, self.depth, self.width = int(rollouts), int(depth), int(width)
 
     def params(self) -> dict[str, Any]:
