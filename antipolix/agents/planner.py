@@ -752,67 +752,95 @@ def _tactics(
     - **crush** (R6): a move onto a cell where an unseen enemy piece may stand (it would be
       crushed), weighted by that chance and the price of the cheapest invisible piece."""
     w_net, w_fort, w_crush = tn.w[I_NETWORK], tn.w[I_FORTRESS], tn.w[I_CRUSH]
-    seen = s.seen
-    own = s.own
-    k_own = len(own)
-    is_tele = np.zeros(k_own, dtype=np.bool_)
-    forts = np.empty(k_own, dtype=np.int64)
-    n_forts = 0
-    for q in range(k_own):
-        is_tele[q] = seen.traits[own[q]] == TELEPORTER
-        if seen.types[own[q]] == FORTRESS:
-            forts[n_forts] = q
-            n_forts += 1
-    n_tele = len(s.tcells)
+    if w_net > 0 and len(s.tcells):
+        _network(t, tn, s, mover, end, gap, score)
+    if w_fort > 0 and tn.ci >= 0:
+        _fortress(tn, s, mover, end, score)
+    if w_crush > 0:
+        gain = 1 << 30  # the price of the cheapest invisible mobile piece
+        for k in range(len(t.move)):
+            if t.move[k] > 0:
+                gain = min(gain, t.cost[k, INVISIBLE])
+        for k in range(len(dest)):
+            if mover[k] != tn.ci:
+                score[k] += w_crush * tn.suspect[dest[k]] * gain
+
+
+@kernel
+def _network(
+    t: Tables,
+    tn: _Turn,
+    s: Sight,
+    mover: IntArray,
+    end: IntArray,
+    gap: IntArray,
+    score: FloatArray,
+) -> None:
+    """The network term of :func:`_tactics` (R5)."""
+    w_net, unit, field = tn.w[I_NETWORK], tn.unit, t.teleport_field
+    seen, own, tcells = s.seen, s.own, s.tcells
+    n_tele = len(tcells)
     # per teleporter: its network's closest approach to a visible enemy (R1)
     front = np.full(n_tele, 1 << 30, dtype=np.int64)
-    if n_tele and len(s.enemy):
+    if len(s.enemy):
         for u in range(n_tele):
-            d = nearest(s.enemy_cells, s.tcells[u, 0], s.tcells[u, 1], s.tcells[u, 2])
+            d = nearest(s.enemy_cells, tcells[u, 0], tcells[u, 1], tcells[u, 2])
             for v in range(n_tele):
                 if s.tlabels[v] == s.tlabels[u] and v != u:
                     front[v] = min(front[v], d)
-    gain = 1 << 30
-    for k in range(len(t.move)):
-        if t.move[k] > 0:
-            gain = min(gain, t.cost[k, INVISIBLE])
-    field = t.teleport_field
-    for k in range(len(dest)):
+    for k in range(len(mover)):
         i = mover[k]
-        a, b = tn.o_pos[i], end[k]
-        if w_net > 0 and n_tele:
-            if is_tele[i]:
-                before, after = 0, 0
-                for u in range(n_tele):
-                    c = s.tcells[u]
-                    d_a = cheb(a[0], a[1], a[2], c[0], c[1], c[2])
-                    if d_a == 0:
-                        continue  # itself
-                    before = 1 if d_a <= field else before
-                    after = 1 if cheb(b[0], b[1], b[2], c[0], c[1], c[2]) <= field else after
-                score[k] += w_net * tn.unit * (after - before)
-                if after and gap[k] < tn.o_dist[i]:
-                    score[k] += w_net * 0.25 * tn.unit
-            else:
-                strike_b, strike_a = False, False
-                for u in range(n_tele):
-                    c = s.tcells[u]
-                    if front[u] <= tn.o_f[i] + 1:
-                        strike_b = strike_b or cheb(b[0], b[1], b[2], c[0], c[1], c[2]) == 1
-                        strike_a = strike_a or cheb(a[0], a[1], a[2], c[0], c[1], c[2]) == 1
-                if strike_b and not strike_a:
-                    score[k] += w_net * 0.5 * tn.unit
-        if w_fort > 0 and i == tn.ci and n_forts:
-            near_b, near_a = 0, 0
-            for u in range(n_forts):
-                c = tn.o_pos[forts[u]]
-                if cheb(b[0], b[1], b[2], c[0], c[1], c[2]) <= 1:
-                    near_b += tn.o_s[forts[u]]
-                if cheb(a[0], a[1], a[2], c[0], c[1], c[2]) <= 1:
-                    near_a += tn.o_s[forts[u]]
-            score[k] += w_fort * (near_b - near_a) / tn.unit
-        if w_crush > 0 and i != tn.ci:
-            score[k] += w_crush * tn.suspect[dest[k]] * gain
+        a0, a1, a2 = tn.o_pos[i, 0], tn.o_pos[i, 1], tn.o_pos[i, 2]
+        b0, b1, b2 = end[k, 0], end[k, 1], end[k, 2]
+        if seen.traits[own[i]] == TELEPORTER:
+            before, after = 0, 0
+            for u in range(n_tele):
+                c0, c1, c2 = tcells[u, 0], tcells[u, 1], tcells[u, 2]
+                d_a = cheb(a0, a1, a2, c0, c1, c2)
+                if d_a == 0:
+                    continue  # itself
+                before = 1 if d_a <= field else before
+                after = 1 if cheb(b0, b1, b2, c0, c1, c2) <= field else after
+            score[k] += w_net * unit * (after - before)
+            if after and gap[k] < tn.o_dist[i]:
+                score[k] += w_net * 0.25 * unit
+        else:
+            strike_b, strike_a = False, False
+            for u in range(n_tele):
+                if front[u] <= tn.o_f[i] + 1:
+                    c0, c1, c2 = tcells[u, 0], tcells[u, 1], tcells[u, 2]
+                    strike_b = strike_b or cheb(b0, b1, b2, c0, c1, c2) == 1
+                    strike_a = strike_a or cheb(a0, a1, a2, c0, c1, c2) == 1
+            if strike_b and not strike_a:
+                score[k] += w_net * 0.5 * unit
+
+
+@kernel
+def _fortress(tn: _Turn, s: Sight, mover: IntArray, end: IntArray, score: FloatArray) -> None:
+    """The fortress term of :func:`_tactics` (R8): the chief's moves only."""
+    w_fort, ci, own = tn.w[I_FORTRESS], tn.ci, s.own
+    forts = np.empty(len(own), dtype=np.int64)
+    n_forts = 0
+    for q in range(len(own)):
+        if s.seen.types[own[q]] == FORTRESS:
+            forts[n_forts] = q
+            n_forts += 1
+    if not n_forts:
+        return
+    a0, a1, a2 = tn.o_pos[ci, 0], tn.o_pos[ci, 1], tn.o_pos[ci, 2]
+    for k in range(len(mover)):
+        if mover[k] != ci:
+            continue
+        b0, b1, b2 = end[k, 0], end[k, 1], end[k, 2]
+        near_b, near_a = 0, 0
+        for u in range(n_forts):
+            f = forts[u]
+            c0, c1, c2 = tn.o_pos[f, 0], tn.o_pos[f, 1], tn.o_pos[f, 2]
+            if cheb(b0, b1, b2, c0, c1, c2) <= 1:
+                near_b += tn.o_s[f]
+            if cheb(a0, a1, a2, c0, c1, c2) <= 1:
+                near_a += tn.o_s[f]
+        score[k] += w_fort * (near_b - near_a) / tn.unit
 
 
 @kernel
@@ -994,8 +1022,8 @@ def _exposure(
     r_mover = np.empty(count)
     for k in range(count):
         i = mover[k]
-        a, b = tn.o_pos[i], end[k]
-        adj_ab[k] = cheb(a[0], a[1], a[2], b[0], b[1], b[2]) <= 1
+        a0, a1, a2 = tn.o_pos[i, 0], tn.o_pos[i, 1], tn.o_pos[i, 2]
+        adj_ab[k] = cheb(a0, a1, a2, end[k, 0], end[k, 1], end[k, 2]) <= 1
         s_i = tn.o_s[i]
         d_mover[k] = tn.defence[dest[k]] + s_i - s_i * adj_ab[k]
         unseen = CHIEF_UNSEEN * tn.unit if i == tn.ci else 0  # invisible attackers
@@ -1023,10 +1051,9 @@ def _exposure(
         risk[k] = top + spread * (r0_sum + r_mover[k] - top)
     near_rel = np.zeros((n_rel, k_own), dtype=np.bool_)  # a piece is near itself
     for u in range(n_rel):
-        a = tn.o_pos[rel[u]]
+        a0, a1, a2 = tn.o_pos[rel[u], 0], tn.o_pos[rel[u], 1], tn.o_pos[rel[u], 2]
         for q in range(k_own):
-            b = tn.o_pos[q]
-            near_rel[u, q] = cheb(a[0], a[1], a[2], b[0], b[1], b[2]) <= 1
+            near_rel[u, q] = cheb(a0, a1, a2, tn.o_pos[q, 0], tn.o_pos[q, 1], tn.o_pos[q, 2]) <= 1
     if n_rel <= 64:
         _exposure_masked(tn, mover, dest, end, rel, near_rel, r0, r_mover, risk)
     else:  # (more than a mask holds)
@@ -1138,12 +1165,12 @@ def _exposure_plain(
     sel = np.zeros(count, dtype=np.bool_)
     for k in range(count):
         sel[k] = touch[mover[k]]
-        b = end[k]
+        b0, b1, b2 = end[k, 0], end[k, 1], end[k, 2]
         for u in range(n_rel):
             if sel[k]:
                 break
-            a = tn.o_pos[rel[u]]
-            sel[k] = cheb(a[0], a[1], a[2], b[0], b[1], b[2]) <= 1
+            q = rel[u]
+            sel[k] = cheb(tn.o_pos[q, 0], tn.o_pos[q, 1], tn.o_pos[q, 2], b0, b1, b2) <= 1
     single = sel.sum() == 1
     column = np.empty(n_rel + 1)
     for k in range(count):
@@ -1151,11 +1178,10 @@ def _exposure_plain(
             continue
         i = mover[k]
         s_i = tn.o_s[i]
-        b = end[k]
+        b0, b1, b2 = end[k, 0], end[k, 1], end[k, 2]
         for u in range(n_rel):
             q = rel[u]
-            a = tn.o_pos[q]
-            adj_b = cheb(a[0], a[1], a[2], b[0], b[1], b[2]) <= 1
+            adj_b = cheb(tn.o_pos[q, 0], tn.o_pos[q, 1], tn.o_pos[q, 2], b0, b1, b2) <= 1
             d_rel = tn.d_own[q] + s_i * ((1 if adj_b else 0) - (1 if near_rel[u, i] else 0))
             risk_q = _risk(tn.t_own[q], tn.x_own[q], d_rel, tn.loss[q], tn.w[I_P_NEAR])
             column[u] = 0.0 if q == i else risk_q
@@ -1177,7 +1203,7 @@ def _chief_guard(
     chief's defence, and the chief's distance from the enemy."""
     ci = tn.ci
     here = tn.o_flat[ci]
-    chief = tn.o_pos[ci]
+    c0, c1, c2 = tn.o_pos[ci, 0], tn.o_pos[ci, 1], tn.o_pos[ci, 2]
     strength = 0
     for q in range(len(tn.o_s)):
         strength += tn.o_s[q]
@@ -1198,9 +1224,8 @@ def _chief_guard(
             d_c = d_mover[k]
             t2_c = tn.threat[dest[k]] + tn.extra[dest[k]]
         else:
-            a, b = tn.o_pos[i], end[k]
-            to_b = cheb(b[0], b[1], b[2], chief[0], chief[1], chief[2]) <= 1
-            to_a = cheb(a[0], a[1], a[2], chief[0], chief[1], chief[2]) <= 1
+            to_b = cheb(end[k, 0], end[k, 1], end[k, 2], c0, c1, c2) <= 1
+            to_a = cheb(tn.o_pos[i, 0], tn.o_pos[i, 1], tn.o_pos[i, 2], c0, c1, c2) <= 1
             d_c = tn.d_own[ci] + tn.o_s[i] * ((1 if to_b else 0) - (1 if to_a else 0))
             t2_c = tn.threat[here] + tn.extra[here]
         need = float(t2_c + margin)
@@ -1230,10 +1255,9 @@ def _threats(tn: _Turn, mover: IntArray, dest: IntArray, end: IntArray) -> Float
     close = np.empty(k_en, dtype=np.int64)  # enemy pieces near the front
     n_close = 0
     for j in range(k_en):
-        e = tn.e_pos[j]
+        e0, e1, e2 = tn.e_pos[j, 0], tn.e_pos[j, 1], tn.e_pos[j, 2]
         for q in range(k_own):
-            a = tn.o_pos[q]
-            if cheb(e[0], e[1], e[2], a[0], a[1], a[2]) <= FRONT:
+            if cheb(e0, e1, e2, tn.o_pos[q, 0], tn.o_pos[q, 1], tn.o_pos[q, 2]) <= FRONT:
                 close[n_close] = j
                 n_close += 1
                 break
@@ -1249,10 +1273,9 @@ def _threats(tn: _Turn, mover: IntArray, dest: IntArray, end: IntArray) -> Float
     pressed = np.empty(n_close)
     for c in range(n_close):
         j = close[c]
-        e = tn.e_pos[j]
+        e0, e1, e2 = tn.e_pos[j, 0], tn.e_pos[j, 1], tn.e_pos[j, 2]
         for q in range(k_own):
-            a = tn.o_pos[q]
-            if cheb(e[0], e[1], e[2], a[0], a[1], a[2]) <= tn.o_f[q]:
+            if cheb(e0, e1, e2, tn.o_pos[q, 0], tn.o_pos[q, 1], tn.o_pos[q, 2]) <= tn.o_f[q]:
                 reach[c, q] = True
                 reaching[q] = True
                 power[c] += tn.o_s[q]
@@ -1371,12 +1394,12 @@ def _threats_plain(
     for k in range(count):
         i = mover[k]
         sel[k] = reaching[i]
-        b = end[k]
+        b0, b1, b2 = end[k, 0], end[k, 1], end[k, 2]
         for c in range(n_close):
             if sel[k]:
                 break
-            e = tn.e_pos[close[c]]
-            sel[k] = cheb(e[0], e[1], e[2], b[0], b[1], b[2]) <= tn.o_f[i]
+            j = close[c]
+            sel[k] = cheb(tn.e_pos[j, 0], tn.e_pos[j, 1], tn.e_pos[j, 2], b0, b1, b2) <= tn.o_f[i]
     single = sel.sum() == 1
     wins = np.empty(n_close)
     pressed = np.empty(n_close)
@@ -1385,10 +1408,10 @@ def _threats_plain(
             continue
         i = mover[k]
         s_i, f_i = tn.o_s[i], tn.o_f[i]
-        b = end[k]
+        b0, b1, b2 = end[k, 0], end[k, 1], end[k, 2]
         for c in range(n_close):
-            e = tn.e_pos[close[c]]
-            to_b = cheb(e[0], e[1], e[2], b[0], b[1], b[2]) <= f_i
+            j = close[c]
+            to_b = cheb(tn.e_pos[j, 0], tn.e_pos[j, 1], tn.e_pos[j, 2], b0, b1, b2) <= f_i
             after = power[c] + s_i * ((1 if to_b else 0) - (1 if reach[c, i] else 0))
             wins[c] = gain[c] * (1.0 if after > need[c] else 0.0)
             pressed[c] = gain[c] * (min(after, need[c] + 1) / (need[c] + 1))
@@ -1523,8 +1546,8 @@ def _hunt(
                 down[u, v, kk] = _hunt_cover(now - kind_s[kk], need) - base
                 gains[kk, flats[v]] += weight[u] * up[u, v, kk]
         for q in range(k_own):
-            a = tn.o_pos[q]
-            if cheb(a[0], a[1], a[2], e[0], e[1], e[2]) <= tn.o_f[q] + f:
+            d = cheb(tn.o_pos[q, 0], tn.o_pos[q, 1], tn.o_pos[q, 2], e[0], e[1], e[2])
+            if d <= tn.o_f[q] + f:
                 near[q] = True
     out = np.zeros(count)
     # per kind, suspects whose boxes come within 2r of each other share their sums: one part
@@ -1572,17 +1595,16 @@ def _hunt(
     for k in range(count):
         i = mover[k]
         kk = kind_of[i]
-        b = end[k]
         inside = not near[i]
         for a in range(3):
-            inside = inside and reach_lo[kk, a] <= b[a] <= reach_hi[kk, a]
+            inside = inside and reach_lo[kk, a] <= end[k, a] <= reach_hi[kk, a]
         if not inside:
             continue
         r = kind_f[kk]
         for g in range(n_sus):
             inside = hi[kk, g, 0] >= 0
             for a in range(3):
-                inside = inside and lo[kk, g, a] - r <= b[a] <= hi[kk, g, a] + r
+                inside = inside and lo[kk, g, a] - r <= end[k, a] <= hi[kk, g, a] + r
             if inside:
                 which[kk, g, members[kk, g]] = k
                 members[kk, g] += 1
@@ -1623,13 +1645,14 @@ def _hunt(
                 i = mover[k]
                 if kind_of[i] != kk or not near[i]:
                     continue
-                a, b = tn.o_pos[i], end[k]
+                a0, a1, a2 = tn.o_pos[i, 0] - b0, tn.o_pos[i, 1] - b1, tn.o_pos[i, 2] - b2
                 at_a = -1  # the mask rows of its start and end cells, if within the box
-                if 0 <= a[0] - b0 < s0 and 0 <= a[1] - b1 < s1 and 0 <= a[2] - b2 < s2:
-                    at_a = ((a[0] - b0) * s1 + a[1] - b1) * s2 + a[2] - b2
+                if 0 <= a0 < s0 and 0 <= a1 < s1 and 0 <= a2 < s2:
+                    at_a = (a0 * s1 + a1) * s2 + a2
+                e0, e1, e2 = end[k, 0] - b0, end[k, 1] - b1, end[k, 2] - b2
                 at_b = -1
-                if 0 <= b[0] - b0 < s0 and 0 <= b[1] - b1 < s1 and 0 <= b[2] - b2 < s2:
-                    at_b = ((b[0] - b0) * s1 + b[1] - b1) * s2 + b[2] - b2
+                if 0 <= e0 < s0 and 0 <= e1 < s1 and 0 <= e2 < s2:
+                    at_b = (e0 * s1 + e1) * s2 + e2
                 if single:
                     column[: size_r[u]] = 0.0
                 acc = 0.0
