@@ -9,7 +9,7 @@ Two tournaments (:func:`antipolix.ladder.tournament`) on the default rules (``Ru
 ``--games`` games at 2-player tables, every four agents ``--games4`` games at 4-player tables,
 seats rotated. The games stay in ``--out`` (``2-players/``, ``4-players/``: resumable, run again
 to finish or to add games); the reports (``ratings.md``, ``ratings.png``, ``ratings.csv``,
-``scores.csv``, ``usage.csv``) and a summary with the timings go to
+``gaps.csv``, ``scores.csv``, ``usage.csv``) and a summary with the timings go to
 ``experiments/results/ladder/`` (``--results``). Agents this version does not have are left out,
 and the summary says so.
 """

@@ -154,6 +154,41 @@ def test_multi_player_games_rate_like_two_player_games() -> None:
         assert abs(two.at[agent, "rating"] - four.at[agent, "rating"]) < 40, agent
 
 
+def test_the_gaps_are_the_differences_of_neighbours_in_the_ranking() -> None:
+    f = fit(synthetic(TRUE, 2, 100, seed=8), bootstrap=200)
+    t, g = f.table, f.gaps
+    assert g is not None
+    assert g["above"].tolist() == t["agent"].tolist()[:-1]
+    assert g["below"].tolist() == t["agent"].tolist()[1:]
+    assert np.allclose(g["gap"], -np.diff(t["rating"].to_numpy()))
+    assert (g["gap"] > 0).all() and (g["low"] <= g["gap"]).all() and (g["gap"] <= g["high"]).all()
+    assert ((g["ordered"] > 0.5) & (g["ordered"] <= 1)).all()
+    unsampled = fit(synthetic(TRUE, 2, 20, seed=8), bootstrap=0).gaps
+    assert unsampled is not None and unsampled["low"].isna().all()  # no bootstrap, no interval
+
+
+def test_a_clear_difference_shows_in_its_gap_while_the_rating_intervals_overlap() -> None:
+    """Random ahead of the others in 2 games of 100: the gap to it is uncertain (a bootstrap
+    draws it from 0 to 5 such games), and that uncertainty, shared by both other ratings,
+    widens both intervals; the difference between the two others is measured by their 200
+    games (70 % to 30 %, about 147 Elo), and its interval is clear of 0."""
+    rows = []
+    for k in range(100):
+        for a in ("strong", "weak"):
+            won = 0 if k < 2 else 1  # random ahead in 2 games
+            rows.append(game(["random", a], won, [1 - won], "last_player"))
+        first = k < 70  # strong first in 70 of 100 games of each seating
+        rows.append(game(["strong", "weak"], 0 if first else 1, [1 if first else 0], "last_player"))
+        rows.append(game(["weak", "strong"], 1 if first else 0, [0 if first else 1], "last_player"))
+    f = fit(pd.DataFrame(rows), bootstrap=300)
+    t = f.table.set_index("agent")
+    assert t.at["strong", "low"] < t.at["weak", "high"]  # the ratings' intervals overlap
+    assert f.gaps is not None
+    gap = f.gaps.set_index("above").loc["strong"]
+    assert gap["below"] == "weak" and 0 < gap["low"] < 147 < gap["high"]
+    assert gap["ordered"] == 1.0
+
+
 def test_perfect_separation_stays_finite_and_is_flagged() -> None:
     rows = [game(["planner", "random"], 0, [1], "last_player")] * 25
     rows += [game(["random", "planner"], 1, [0], "last_player")] * 25

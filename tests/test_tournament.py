@@ -328,7 +328,7 @@ def test_the_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[st
     )
     assert re.search(r"^ +\d +random +0 +0 +0 +12 ", text, re.M)
     assert "random:mean_think=0.5" in text and "scores" in text
-    for name in ("ratings.csv", "ratings.md", "ratings.png", "scores.csv", "usage.csv"):
+    for name in ("ratings.csv", "ratings.md", "ratings.png", "gaps.csv", "scores.csv", "usage.csv"):
         assert (out / name).is_file()
     assert main(argv) == 0  # again: nothing to play, the same table
     again = capsys.readouterr().out

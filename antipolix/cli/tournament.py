@@ -36,9 +36,10 @@ def register(sub: Any) -> None:
         "agents), seats rotated so that every agent sits in every seat equally often, think "
         "times drawn by the engine (R7), on Ray or in-process (--workers 0); fit Bradley–Terry "
         "ratings from every game's finishing order, on the Elo scale with random at 0 and 95 % "
-        "bootstrap intervals; print the table and write the games (Parquet, under --out/games), "
-        "ratings.csv, ratings.md, ratings.png, scores.csv and usage.csv to --out. Running the "
-        "same command again with the same --out plays only the games still missing.",
+        "bootstrap intervals (and of each gap between neighbours); print the table and write "
+        "the games (Parquet, under --out/games), ratings.csv, ratings.md, ratings.png, gaps.csv, "
+        "scores.csv and usage.csv to --out. Running the same command again with the same --out "
+        "plays only the games still missing.",
     )
     p.add_argument(
         "--agents",
@@ -126,8 +127,8 @@ def run_tournament(args: argparse.Namespace) -> int:
     print(ladder.summary())
     if args.out is not None:
         print(
-            f"\nreport: {args.out / 'ratings.md'} (ratings.csv, ratings.png, scores.csv, "
-            f"usage.csv); games: {args.out / 'games'} (Parquet, e.g. "
+            f"\nreport: {args.out / 'ratings.md'} (ratings.csv, ratings.png, gaps.csv, "
+            f"scores.csv, usage.csv); games: {args.out / 'games'} (Parquet, e.g. "
             f"pandas.read_parquet({str(args.out / 'games')!r}))"
         )
     return 0

@@ -35,6 +35,7 @@ since a tournament fixes how many games each lineup plays.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -230,7 +231,8 @@ class RatingFit:
     finished ahead), ``meetings`` (those decided meetings, counted), ``ahead`` (those it
     finished ahead in), ``ties`` (meetings tied), the ``anchor`` (rated 0) and ``notes`` (in
     words: the anchor when it is not random, agents separated from it). A meeting is a pair
-    of agents in one game."""
+    of agents in one game. ``gaps``: each agent's lead over the next one down the ranking, with
+    the 95 % interval of that difference (see :func:`neighbour_gaps`)."""
 
     table: pd.DataFrame
     scores: pd.DataFrame
@@ -243,6 +245,7 @@ class RatingFit:
     prior_sd: float
     notes: tuple[str, ...] = ()
     samples: FloatArray = field(default_factory=lambda: np.zeros((0, 0)), repr=False)
+    gaps: pd.DataFrame | None = field(default=None, repr=False)
 
 
 def fit(
@@ -340,7 +343,34 @@ def fit(
         prior_sd=float(prior_sd),
         notes=tuple(notes),
         samples=samples,
+        gaps=neighbour_gaps(table, names, samples),
     )
+
+
+def neighbour_gaps(table: pd.DataFrame, agents: Sequence[str], samples: FloatArray) -> pd.DataFrame:
+    """Per agent but the last of the ranked ``table``: ``above``, ``below`` (the next agent
+    down), ``gap`` (the difference of their ratings, Elo) and, from the bootstrap ``samples``
+    (replicates × ``agents``), its 95 % interval ``low`` … ``high`` and ``ordered``, the share
+    of replicates that rank them in this order. The interval of a difference is what says
+    whether two agents are told apart: the intervals of their ratings also hold the
+    uncertainty of the gap to the anchor, which both share (all the more when only the prior
+    bounds it), and may overlap when the difference itself is clear of 0."""
+    import pandas as pd
+
+    ranked = table["agent"].tolist()
+    rating = dict(zip(ranked, table["rating"], strict=True))
+    rows = []
+    for above, below in itertools.pairwise(ranked):
+        if len(samples):
+            d = samples[:, agents.index(above)] - samples[:, agents.index(below)]
+            low, high = np.percentile(d, [2.5, 97.5])
+            ordered = float(np.mean(d > 0))
+        else:
+            low = high = ordered = math.nan
+        gap = rating[above] - rating[below]
+        rows.append({"above": above, "below": below, "gap": gap, "low": low, "high": high,
+                     "ordered": ordered})  # fmt: skip
+    return pd.DataFrame(rows, columns=["above", "below", "gap", "low", "high", "ordered"])
 
 
 def fit_ratings(

@@ -1,5 +1,6 @@
 """The ladder in words, tables and a picture: ``ratings.csv``, ``ratings.md``, ``ratings.png``,
-``scores.csv`` (the win-rate matrix) and ``usage.csv`` (what each agent buys and does)."""
+``gaps.csv`` (each agent's lead over the next one down), ``scores.csv`` (the win-rate matrix)
+and ``usage.csv`` (what each agent buys and does)."""
 
 from __future__ import annotations
 
@@ -82,6 +83,33 @@ def _elo(x: float) -> str:
     return "–" if not math.isfinite(x) else f"{x:.0f}".replace("-", "−")
 
 
+GAPS_TITLE = "gaps between neighbours (Elo; 95 % bootstrap interval of the difference itself)"
+
+
+def gaps_frame(fit: RatingFit) -> pd.DataFrame:
+    """Each agent's lead over the next one down the ranking, as people read it: the gap, the
+    95 % interval of the difference, the share of bootstrap replicates in this order."""
+    g = _gaps(fit)
+    return pd.DataFrame(
+        {
+            "above": g["above"],
+            "below": g["below"],
+            "gap": [_elo(x) for x in g["gap"]],
+            "95 % low": [_elo(x) for x in g["low"]],
+            "95 % high": [_elo(x) for x in g["high"]],
+            "in this order": [
+                "–" if not math.isfinite(x) else f"{100 * x:.1f} %" for x in g["ordered"]
+            ],
+        }
+    )
+
+
+def _gaps(fit: RatingFit) -> pd.DataFrame:
+    if fit.gaps is not None:
+        return fit.gaps
+    return pd.DataFrame(columns=["above", "below", "gap", "low", "high", "ordered"])
+
+
 def scores_frame(fit: RatingFit) -> pd.DataFrame:
     """The win-rate matrix as text: the row agent's share of decided meetings with the column
     agent in which it finished ahead, and how many meetings were decided."""
@@ -132,6 +160,9 @@ def summary(fit: RatingFit, head: str) -> str:
         f"ratings (Elo scale, {fit.anchor} = 0; 95 % bootstrap intervals over games):",
         ratings_frame(fit).to_string(index=False),
         "",
+        f"{GAPS_TITLE}:",
+        gaps_frame(fit).to_string(index=False),
+        "",
         "scores (row agent finished ahead of column agent, share of decided meetings):",
         scores_frame(fit).to_string(index=False),
     ]
@@ -180,6 +211,16 @@ def markdown(
         star = "\\* "  # Markdown: a literal asterisk, the mark of the ratings it explains
         parts += ["", *(f"- {star if 'prior' in n else ''}{n}" for n in fit.notes)]
     parts += [
+        "",
+        "## Gaps between neighbours",
+        "",
+        "Each agent's lead over the next one down, with the 95 % interval of the difference "
+        "itself and the share of bootstrap replicates that rank the two in this order. Two "
+        "agents are told apart when that interval is clear of 0; the intervals of their "
+        f"ratings also hold the uncertainty of the gap to {fit.anchor}, which both share, and "
+        "may overlap even then.",
+        "",
+        _md(gaps_frame(fit)),
         "",
         "## Scores",
         "",
@@ -269,6 +310,7 @@ def write_reports(
         table[c] = table[c].round(1)
     files = {
         "ratings.csv": table.to_csv(index=False),
+        "gaps.csv": _gaps(fit).round(4).to_csv(index=False),
         "scores.csv": scores_long(fit).to_csv(index=False),
         "usage.csv": usage.round(4).to_csv(index=False),
         "ratings.md": markdown(fit, usage, description, players),

@@ -148,8 +148,8 @@ class Ladder:
         return summary(self.fit, self.description())
 
     def write_reports(self, folder: str | Path | None = None) -> list[Path]:
-        """Write ``ratings.csv``, ``ratings.md``, ``ratings.png``, ``scores.csv`` and
-        ``usage.csv`` to ``folder`` (default: the tournament folder); the paths written."""
+        """Write ``ratings.csv``, ``ratings.md``, ``ratings.png``, ``gaps.csv``, ``scores.csv``
+        and ``usage.csv`` to ``folder`` (default: the tournament folder); the paths written."""
         target = self.path if folder is None else Path(folder)
         return write_reports(target, self.fit, self.usage, self.description(), self.players)
 
