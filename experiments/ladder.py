@@ -84,8 +84,10 @@ def main() -> None:
             f"## {players}-player tables",
             "",
             f"{tables} lineups × {games} games = {tables * games} games; this run played "
-            f"{ladder.played} in {seconds:.1f} s ({ladder.before} were already done). Report: "
-            f"[{players}-players/ratings.md]({players}-players/ratings.md).",
+            f"{ladder.played} in {seconds:.1f} s ({ladder.before} were already done); the "
+            f"{len(ladder.games)} games took {ladder.games['seconds'].sum() / 60:.1f} min of play "
+            f"in all, each on one core. Report: [{players}-players/ratings.md]"
+            f"({players}-players/ratings.md).",
             "",
             "```",
             ladder.summary(),
