@@ -187,6 +187,7 @@ def test_a_clear_difference_shows_in_its_gap_while_the_rating_intervals_overlap(
     gap = f.gaps.set_index("above").loc["strong"]
     assert gap["below"] == "weak" and 0 < gap["low"] < 147 < gap["high"]
     assert gap["ordered"] == 1.0
+    assert not f.gaps["prior"].any()  # random finished ahead twice: no gap rests on the prior
 
 
 def test_perfect_separation_stays_finite_and_is_flagged() -> None:
@@ -199,6 +200,7 @@ def test_perfect_separation_stays_finite_and_is_flagged() -> None:
     assert math.isfinite(t.at["planner", "low"]) and math.isfinite(t.at["planner", "high"])
     assert t.at["planner", "separated"] and not t.at["random", "separated"]
     assert any("planner" in n and "floor" in n for n in f.notes)
+    assert f.gaps is not None and f.gaps["prior"].tolist() == [True]  # the gap, too
     # more games of the same outcome: a larger gap, still finite
     more = fit_ratings(pd.DataFrame(rows * 8), bootstrap=0).set_index("agent")
     assert r < more.at["planner", "rating"] < 3000

@@ -54,6 +54,7 @@ PRIOR_SD = 1000.0  # the Gaussian prior's standard deviation of a rating, in Elo
 BOOTSTRAP = 1000  # bootstrap replicates (games resampled within each lineup)
 ANCHOR = "random"  # the agent rated 0 when present
 COLUMNS = ("agents", "winner", "elimination_order", "reason")  # what a fit reads
+GAP_COLUMNS = ["above", "below", "gap", "low", "high", "ordered", "prior"]  # RatingFit.gaps
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -343,18 +344,27 @@ def fit(
         prior_sd=float(prior_sd),
         notes=tuple(notes),
         samples=samples,
-        gaps=neighbour_gaps(table, names, samples),
+        gaps=neighbour_gaps(table, names, samples, reach),
     )
 
 
-def neighbour_gaps(table: pd.DataFrame, agents: Sequence[str], samples: FloatArray) -> pd.DataFrame:
+def neighbour_gaps(
+    table: pd.DataFrame,
+    agents: Sequence[str],
+    samples: FloatArray,
+    reach: npt.NDArray[np.bool_] | None = None,
+) -> pd.DataFrame:
     """Per agent but the last of the ranked ``table``: ``above``, ``below`` (the next agent
     down), ``gap`` (the difference of their ratings, Elo) and, from the bootstrap ``samples``
     (replicates × ``agents``), its 95 % interval ``low`` … ``high`` and ``ordered``, the share
-    of replicates that rank them in this order. The interval of a difference is what says
-    whether two agents are told apart: the intervals of their ratings also hold the
-    uncertainty of the gap to the anchor, which both share (all the more when only the prior
-    bounds it), and may overlap when the difference itself is clear of 0."""
+    of replicates that rank them in this order; ``prior``: the lower one never finished ahead
+    of (or tied with) the upper one, directly or through other agents (``reach``, see
+    :func:`_reach`), so that only the prior bounds the gap and its interval is the prior's.
+
+    The interval of a difference is what says whether two agents are told apart: the
+    intervals of their ratings also hold the uncertainty of the gap to the anchor, which both
+    share (all the more when only the prior bounds it), and may overlap when the difference
+    itself is clear of 0."""
     import pandas as pd
 
     ranked = table["agent"].tolist()
@@ -368,9 +378,10 @@ def neighbour_gaps(table: pd.DataFrame, agents: Sequence[str], samples: FloatArr
         else:
             low = high = ordered = math.nan
         gap = rating[above] - rating[below]
+        prior = reach is not None and not reach[agents.index(below), agents.index(above)]
         rows.append({"above": above, "below": below, "gap": gap, "low": low, "high": high,
-                     "ordered": ordered})  # fmt: skip
-    return pd.DataFrame(rows, columns=["above", "below", "gap", "low", "high", "ordered"])
+                     "ordered": ordered, "prior": prior})  # fmt: skip
+    return pd.DataFrame(rows, columns=GAP_COLUMNS)
 
 
 def fit_ratings(

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from antipolix.files import write_atomically
-from antipolix.ladder.ratings import RatingFit
+from antipolix.ladder.ratings import GAP_COLUMNS, RatingFit
 from antipolix.runner.rows import ARMY_COLUMNS
 from antipolix.usage import USAGE
 
@@ -94,7 +94,9 @@ def gaps_frame(fit: RatingFit) -> pd.DataFrame:
         {
             "above": g["above"],
             "below": g["below"],
-            "gap": [_elo(x) for x in g["gap"]],
+            "gap": [
+                f"{_elo(x)}{'*' if p else ''}" for x, p in zip(g["gap"], g["prior"], strict=True)
+            ],
             "95 % low": [_elo(x) for x in g["low"]],
             "95 % high": [_elo(x) for x in g["high"]],
             "in this order": [
@@ -107,7 +109,18 @@ def gaps_frame(fit: RatingFit) -> pd.DataFrame:
 def _gaps(fit: RatingFit) -> pd.DataFrame:
     if fit.gaps is not None:
         return fit.gaps
-    return pd.DataFrame(columns=["above", "below", "gap", "low", "high", "ordered"])
+    return pd.DataFrame(columns=GAP_COLUMNS)
+
+
+def gaps_notes(fit: RatingFit) -> list[str]:
+    """In words, the gaps that only the prior bounds (marked ``*``)."""
+    g = _gaps(fit)
+    return [
+        f"{b} never finished ahead of {a}, directly or through other agents: the gap is "
+        "bounded only by the prior, and so is its interval"
+        for a, b, prior in zip(g["above"], g["below"], g["prior"], strict=True)
+        if prior
+    ]
 
 
 def scores_frame(fit: RatingFit) -> pd.DataFrame:
@@ -162,6 +175,7 @@ def summary(fit: RatingFit, head: str) -> str:
         "",
         f"{GAPS_TITLE}:",
         gaps_frame(fit).to_string(index=False),
+        *(f"* {note}" for note in gaps_notes(fit)),
         "",
         "scores (row agent finished ahead of column agent, share of decided meetings):",
         scores_frame(fit).to_string(index=False),
@@ -221,6 +235,7 @@ def markdown(
         "may overlap even then.",
         "",
         _md(gaps_frame(fit)),
+        *(["", *(f"- \\* {note}" for note in gaps_notes(fit))] if gaps_notes(fit) else []),
         "",
         "## Scores",
         "",
