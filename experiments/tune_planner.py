@@ -1,7 +1,7 @@
 """The committed tuning study: the planner's weights by CMA-ES and self-play, then a check.
 
     .venv/bin/python experiments/tune_planner.py [--generations 40] [--games 48] [--workers 2]
-        [--check-games 400] [--install]
+        [--check-games 400] [--players 2] [--install]
 
 Runs :func:`antipolix.tuning.tune` on the default two-player rules (think times drawn by the
 engine) with its study folder under ``runs/tune-planner`` (resumable: run the same command
@@ -12,6 +12,10 @@ no tuning game used, seats alternated; the win rate of decided games with its 95
 interval (the target: at least 65 %). The small files (settings, log, weights, progress table
 and plot, report with the check) are copied to ``experiments/results/tuning/``, with a block
 per run appended to ``run.txt`` there.
+
+``--players 4`` tunes in 4-player games instead (the entry in each seat in turn, the planner
+or a hall-of-fame mean in the three others, a meeting won by finishing ahead), with its study
+under ``runs/tune-planner-4p`` and its results under ``experiments/results/tuning-4p``.
 
 ``--install`` then writes the tuned weights to ``antipolix/agents/tuned.json`` (the ``tuned``
 agent's weights, naming the results folder as its study); only a finished study is installed.
@@ -34,6 +38,7 @@ from antipolix.agents.planner import WEIGHT_NAMES
 from antipolix.agents.tuned import tuned_weights
 from antipolix.files import write_atomically
 from antipolix.tuning import Pool, check_weights, tune, weights_document, write_outputs
+from antipolix.tuning.evaluate import default_rules
 from antipolix.tuning.study import LOG_FILE, STUDY_FILE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,10 +58,15 @@ def main() -> None:
     parser.add_argument("--address", default=None)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--check-games", type=int, default=400)
-    parser.add_argument("--out", type=Path, default=RUNS, help="study folder")
-    parser.add_argument("--results", type=Path, default=KEEP, help="where the small files go")
+    parser.add_argument("--players", type=int, default=2, choices=range(2, 11), metavar="P")
+    parser.add_argument("--out", type=Path, default=None, help="study folder")
+    parser.add_argument("--results", type=Path, default=None, help="where the small files go")
     parser.add_argument("--install", action="store_true", help="write agents/tuned.json")
     args = parser.parse_args()
+    tail = "" if args.players == 2 else f"-{args.players}p"
+    args.out = args.out or RUNS.with_name(RUNS.name + tail)
+    args.results = args.results or KEEP.with_name(KEEP.name + tail)
+    rules = default_rules(args.players)
     began = datetime.now(UTC)
     start = time.perf_counter()
     result = tune(
@@ -65,6 +75,7 @@ def main() -> None:
         population=args.population,
         games=args.games,
         seed=args.seed,
+        rules=rules,
         workers=args.workers,
         address=args.address,
         progress=True,
@@ -75,7 +86,7 @@ def main() -> None:
     with Pool(args.workers, args.address) as pool:
         for name, weights in (("tuned", result.weights), ("start", start_weights)):
             checks[name] = check_weights(
-                weights, args.check_games, args.seed, progress=True, pool=pool
+                weights, args.check_games, args.seed, rules=rules, progress=True, pool=pool
             )
     check_s = time.perf_counter() - start - tuning_s
     check = checks["tuned"]

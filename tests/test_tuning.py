@@ -16,6 +16,7 @@ from antipolix.agents.planner import DEFAULT_WEIGHTS, WEIGHT_NAMES, WEIGHTS
 from antipolix.agents.tuned import tuned_weights
 from antipolix.autoplay import play_games
 from antipolix.cli import main
+from antipolix.end import EndReason
 from antipolix.tuning import Space, TuningError, check_weights, tune
 from antipolix.tuning import evaluate as ev
 from antipolix.tuning.study import LOG_FILE, STUDY_FILE
@@ -122,6 +123,60 @@ def test_outcomes_are_the_entrys_whatever_its_seat() -> None:
         assert outcome == expected
     # the chunking of a batch changes nothing
     assert ev.play_matches(batch, matches[:5]) + ev.play_matches(batch, matches[5:]) == outcomes
+
+
+RULES4 = Rules(shape=(3, 8, 8), players=4, think_times="drawn", zones=False)
+
+
+def test_schedule_rotates_the_entry_through_every_seat_of_a_group() -> None:
+    """At four players a group is four games from one seed, the entry in seats 0 … 3."""
+    games = [m[1:] for m in ev.schedule(games=16, generation=2, entries=2, hall=1, players=4)]
+    assert games[:16] == games[16:]  # both entries play the same games
+    assert [seat for _, seat, _ in games[:16]] == [0, 1, 2, 3] * 4
+    assert [key for _, _, key in games[:16]] == [(1, 2, g) for g in range(4) for _ in range(4)]
+    assert [opp for opp, _, _ in games[:16:4]] == [0, 1, 0, 1]
+
+
+def test_multiplayer_outcomes_count_meetings_by_finishing_place() -> None:
+    """Each outcome is the entry's place against the three other seats (R10, R11), from the
+    game replayed with play_games: ahead of those it outlived, behind the ones that outlived
+    it, level with those still in the game at a draw."""
+    vector = tuple(float(v) for v in tuned_weights())
+    batch = ev.Batch(RULES4, 4, (vector,), (None,))
+    matches = ev.schedule(games=8, generation=0, entries=1, hall=0, players=4)
+    outcomes = ev.play_matches(batch, matches)
+    assert all(sum(o) == 3 for o in outcomes)
+    for m, o in zip(matches, outcomes, strict=True):
+        seats: list[Any] = [PlannerAgent() for _ in range(4)]
+        seats[m.seat] = ev.tuned(vector)
+        (played,) = play_games(RULES4, [(seats, np.random.SeedSequence(4, spawn_key=m.key))])
+        assert played is not None
+        r = played.result
+        out = r.elimination_order
+        if r.winner == m.seat:
+            assert o == (3, 0, 0)
+        elif m.seat not in out:  # a draw, the entry still in: level with the others still in
+            assert r.winner is None and o == (len(out), 4 - len(out) - 1, 0)
+        elif r.reason is not EndReason.ALL_ELIMINATED:
+            k = out.index(m.seat)  # outlived the k eliminated before it
+            assert o == (k, 0, 3 - k)
+    seen = {o for o in outcomes}
+    assert len(seen) >= 2  # the test sees more than one kind of finish
+    (t,) = ev.tally(matches, outcomes, 1)
+    ahead, level, behind = t.record
+    assert ahead + level + behind == 24 and t.score == (ahead + level / 2) / 24
+
+
+def test_a_four_player_study_runs_and_checks(tmp_path: Path) -> None:
+    result = tune(tmp_path / "t4", **(SMALL | {"rules": RULES4, "games": 4, "generations": 1}))
+    assert result.settings["rules"]["players"] == 4
+    (line,) = result.log
+    assert all(sum(r) == 12 for r in line["records"])  # 4 games × 3 meetings
+    check = check_weights(None, games=4, seed=3, rules=RULES4, workers=0)
+    assert check.players == 4 and check.wins + check.draws + check.losses == 12
+    assert "4-player games against the hand-set planner in every other seat" in check.line()
+    report = (tmp_path / "t4" / "report.md").read_text()
+    assert "4 4-player games each per generation" in report
 
 
 def test_check_weights_reports_decided_games() -> None:
@@ -284,7 +339,7 @@ def test_another_tuning_study_is_refused_untouched(tmp_path: Path) -> None:
         ({"seed": -1}, "seed must be an integer"),
         ({"sigma0": 0.0}, "sigma0 must be a number above 0"),
         ({"hall_of_fame": -1}, "hall_of_fame must be an integer >= 0"),
-        ({"rules": Rules(shape=(3, 8, 8), players=3)}, "two-player games"),
+        ({"rules": Rules(shape=(3, 8, 8), players=3)}, "games must be a multiple of 3"),
         ({"workers": -1}, "workers must be None or an integer >= 0"),
         ({"address": "nowhere"}, "a Ray address is 'auto' or HOST:PORT"),
         ({"address": "auto"}, "workers=0 plays in this process; an address needs Ray"),
@@ -326,7 +381,7 @@ def test_tune_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[s
         (["--generations", "0"], "generations 0 must be >= 1"),
         (["--population", "1"], "population 1 must be >= 2"),
         (["--sigma0", "2"], "must be above 0 and at most 0.5"),
-        (["--rule", "players=3"], "fitness games are two-player games"),
+        (["--rule", "players=3", "--games", "4"], "games must be a multiple of 3"),
     ],
 )
 def test_tune_command_refuses_bad_input_writing_nothing(

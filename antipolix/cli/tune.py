@@ -61,9 +61,11 @@ def register(sub: Any) -> None:
         help="tune the planner's weights by CMA-ES and self-play",
         description="Search the planner's position-value weights (each scaled to [0, 1] by its "
         "range) with CMA-ES, starting at the committed tuned weights. Each generation, every "
-        "candidate and the generation's mean play GAMES two-player games (think times drawn "
-        "by the engine) against the hand-set planner and the last generations' means, on the "
-        "same seeds and seats; the score is (wins + draws / 2) / games. The study folder "
+        "candidate and the generation's mean play GAMES games (two players unless --rule "
+        "players=P says otherwise; think times drawn by the engine) against the hand-set "
+        "planner and the last generations' means, which take every other seat, on the same "
+        "seeds and seats; the score is (wins + draws / 2) / games, and at more than two "
+        "players each other seat counts as a meeting, won when finished ahead. The study folder "
         "(--out) gets _tuning.json, a log of every generation (generations.jsonl), "
         "weights.json (CMA-ES's final mean), progress.csv, progress.png and report.md. Running "
         "the same command again resumes it; with more --generations it goes on.",
@@ -124,8 +126,8 @@ def register(sub: Any) -> None:
 
 
 def tuning_rules(args: argparse.Namespace) -> Rules:
-    """Two players (the rules given may not set another number: :func:`tune` refuses it);
-    think times drawn by the engine unless the rules given set them (R7)."""
+    """Two players unless the rules given set another number; think times drawn by the engine
+    unless the rules given set them (R7)."""
     rules = rules_from_args(args) if _given(args, "players") else rules_from_args(args, players=2)
     return rules if _given(args, "think_times") else apply_overrides(rules, ["think_times=drawn"])
 

@@ -2,13 +2,18 @@
 Ray, and scored.
 
 A generation's games (:func:`schedule`): every entry (each CMA-ES candidate, and the generation's
-mean) plays the same ``games`` games: game ``j`` is the ``j // 2``-th pair, the entry sits in seat
-``j % 2`` (seats alternated), and both games of a pair play from the same seed,
-``SeedSequence(seed, spawn_key=(1, generation, pair))``: common random numbers, so that two
-entries' scores differ by their play, not by their luck. Pairs alternate between the hand-set
-planner (:class:`~antipolix.agents.PlannerAgent`, even pairs) and the hall of fame (the means of
-the last generations, odd pairs, in turn); with an empty hall (generation 0), every pair is
-against the planner. Score: ``(wins + draws / 2) / games``.
+mean) plays the same ``games`` games. With ``P`` players, game ``j`` belongs to the ``j // P``-th
+group (a "pair" at two players), the entry sits in seat ``j % P`` (seats rotated), and every game
+of a group plays from the same seed, ``SeedSequence(seed, spawn_key=(1, generation, group))``:
+common random numbers, so that two entries' scores differ by their play, not by their luck.
+Groups alternate between the hand-set planner (:class:`~antipolix.agents.PlannerAgent`, even
+groups) and the hall of fame (the means of the last generations, odd groups, in turn); the
+group's opponent takes every other seat. With an empty hall (generation 0), every group is
+against the planner.
+
+An outcome is the entry's finishing place (R10, R11) against each of the other ``P - 1`` seats:
+ahead, level or behind (at two players: a win, a draw or a loss). Score:
+``(ahead + level / 2) / meetings``, which is ``(wins + draws / 2) / games`` at two players.
 
 The games are played whole in compiled code (:func:`antipolix.autoplay.play_games`), in chunks
 of games: one compiled call per chunk, one Ray task per chunk. An outcome depends only on its
@@ -29,9 +34,10 @@ import numpy as np
 
 from antipolix.agents import Agent, PlannerAgent, TunedAgent
 from antipolix.agents.planner import WEIGHT_NAMES
-from antipolix.autoplay import play_games, warm
+from antipolix.autoplay import Played, play_games, warm
 from antipolix.checks import is_int
 from antipolix.errors import AntipolixError
+from antipolix.ladder.ratings import finishing_places
 from antipolix.limits import check_seed, check_size
 from antipolix.rules import Rules
 from antipolix.stats import wilson_interval
@@ -39,7 +45,10 @@ from antipolix.tuning.space import TuningError
 
 GAMES_BRANCH = 1  # generation g's pair p: SeedSequence(seed, spawn_key=(1, g, p))
 CHECK_BRANCH = 2  # the head-to-head check's pair p: SeedSequence(seed, spawn_key=(2, p))
-WIN, DRAW, LOSS = 2, 1, 0  # an outcome, in half points of the entry
+Outcome = tuple[int, int, int]  # the entry's meetings with the other seats: ahead, level, behind
+WIN: Outcome = (1, 0, 0)  # the two-player outcomes
+DRAW: Outcome = (0, 1, 0)
+LOSS: Outcome = (0, 0, 1)
 PLANNER = 0  # opponent 0 of every batch: the hand-set planner
 MIN_CHUNK = 8  # games per Ray task at least (never one tiny game per task)
 SERIAL_CHUNK = 16  # games per compiled call in this process (the progress bar moves)
@@ -48,18 +57,16 @@ TASKS_PER_WORKER = 4  # a generation is cut into about this many tasks per worke
 Vector = tuple[float, ...]  # a full weight vector (WEIGHTS order)
 
 
-def default_rules() -> Rules:
-    """Two players on the default board, think times drawn by the engine (R7) so that no
-    weight setting gains on the clock."""
-    return Rules(players=2, think_times="drawn")
+def default_rules(players: int = 2) -> Rules:
+    """``players`` players (default two) on the default board, think times drawn by the engine
+    (R7) so that no weight setting gains on the clock."""
+    return Rules(players=players, think_times="drawn")
 
 
 def check_rules(rules: object) -> Rules:
-    """``rules`` for fitness games: a :class:`Rules` of two players within the size limits."""
+    """``rules`` for fitness games: a :class:`Rules` within the size limits."""
     if not isinstance(rules, Rules):
         raise TuningError(f"rules must be a Rules, got {rules!r}")
-    if rules.players != 2:
-        raise TuningError(f"fitness games are two-player games; the rules have {rules.players}")
     try:
         check_size(rules)
     except AntipolixError as exc:
@@ -68,8 +75,8 @@ def check_rules(rules: object) -> Rules:
 
 
 class Match(NamedTuple):
-    """One game: entry ``entry`` against opponent ``opponent``, the entry in seat ``seat``,
-    from ``SeedSequence(seed, spawn_key=key)``."""
+    """One game: entry ``entry`` against opponent ``opponent`` (in every other seat), the entry
+    in seat ``seat``, from ``SeedSequence(seed, spawn_key=key)``."""
 
     entry: int
     opponent: int
@@ -94,31 +101,50 @@ def tuned(vector: Sequence[float]) -> TunedAgent:
     return TunedAgent(weights=dict(zip(WEIGHT_NAMES, (float(v) for v in vector), strict=True)))
 
 
-def schedule(games: int, generation: int, entries: int, hall: int) -> list[Match]:
-    """Generation ``generation``'s games: ``games`` per entry, the same for every entry (see the
-    module docstring); opponent 0 is the planner, 1 … ``hall`` the hall of fame.
+def schedule(games: int, generation: int, entries: int, hall: int, players: int = 2) -> list[Match]:
+    """Generation ``generation``'s games: ``games`` per entry (a multiple of ``players``), the
+    same for every entry (see the module docstring); opponent 0 is the planner, 1 … ``hall``
+    the hall of fame.
 
     >>> [(m.opponent, m.seat, m.key) for m in schedule(4, 7, 1, 1)]
     [(0, 0, (1, 7, 0)), (0, 1, (1, 7, 0)), (1, 0, (1, 7, 1)), (1, 1, (1, 7, 1))]
+    >>> [(m.opponent, m.seat, m.key[2]) for m in schedule(8, 0, 1, 1, players=4)][3:5]
+    [(0, 3, 0), (1, 0, 1)]
     """
     out = []
     for entry in range(entries):
         for j in range(games):
-            pair = j // 2
-            opponent = PLANNER if hall == 0 or pair % 2 == 0 else 1 + (pair // 2) % hall
-            out.append(Match(entry, opponent, j % 2, (GAMES_BRANCH, generation, pair)))
+            group = j // players
+            opponent = PLANNER if hall == 0 or group % 2 == 0 else 1 + (group // 2) % hall
+            out.append(Match(entry, opponent, j % players, (GAMES_BRANCH, generation, group)))
     return out
 
 
-def play_matches(batch: Batch, matches: Sequence[Match]) -> list[int]:
-    """Play ``matches`` in one compiled call; per match the entry's outcome (:data:`WIN`,
-    :data:`DRAW`, :data:`LOSS`). A Ray task."""
-    entries = [tuned(v) for v in batch.entries]
-    opponents: list[Agent] = [PlannerAgent() if v is None else tuned(v) for v in batch.opponents]
+def outcome(played: Played, seat: int, players: int) -> Outcome:
+    """The player in ``seat``'s meetings with every other seat: how many it finished ahead of,
+    level with and behind (finishing places, R10 and R11)."""
+    r = played.result
+    places = finishing_places(r.winner, r.elimination_order, r.reason.name.lower(), players)
+    mine = places[seat]
+    others = [p for s, p in enumerate(places) if s != seat]
+    return (
+        sum(p > mine for p in others),
+        sum(p == mine for p in others),
+        sum(p < mine for p in others),
+    )
+
+
+def play_matches(batch: Batch, matches: Sequence[Match]) -> list[Outcome]:
+    """Play ``matches`` in one compiled call; per match the entry's :func:`outcome`. A Ray
+    task."""
+    players = batch.rules.players
     games = []
     for m in matches:
-        pair = [entries[m.entry], opponents[m.opponent]]
-        seats = pair if m.seat == 0 else pair[::-1]
+        vector = batch.opponents[m.opponent]
+        seats: list[Agent] = [
+            PlannerAgent() if vector is None else tuned(vector) for _ in range(players)
+        ]
+        seats[m.seat] = tuned(batch.entries[m.entry])
         games.append((seats, np.random.SeedSequence(batch.seed, spawn_key=m.key)))
     played = play_games(batch.rules, games)
     out = []
@@ -128,21 +154,21 @@ def play_matches(batch: Batch, matches: Sequence[Match]) -> list[int]:
                 f"game {m.key} cannot be played: the engine refuses an army under these rules "
                 "(antipolix.play.play_game with the same agents and seed says why)"
             )
-        winner = p.result.winner
-        out.append(DRAW if winner is None else WIN if winner == m.seat else LOSS)
+        out.append(outcome(p, m.seat, players))
     return out
 
 
 @dataclass(frozen=True)
 class Tally:
-    """An entry's games: wins, draws, losses in all, and against the planner alone."""
+    """An entry's meetings: ahead (won), level (drawn), behind (lost), in all and in the games
+    against the planner alone."""
 
     record: tuple[int, int, int]
     planner: tuple[int, int, int]
 
     @property
     def score(self) -> float:
-        """(wins + draws / 2) / games."""
+        """(ahead + level / 2) / meetings: (wins + draws / 2) / games at two players."""
         return _score(self.record)
 
     @property
@@ -156,14 +182,13 @@ def _score(record: tuple[int, int, int]) -> float:
     return (w + 0.5 * d) / n if n else math.nan
 
 
-def tally(matches: Sequence[Match], outcomes: Sequence[int], entries: int) -> list[Tally]:
+def tally(matches: Sequence[Match], outcomes: Sequence[Outcome], entries: int) -> list[Tally]:
     """Each entry's :class:`Tally` from its matches' outcomes."""
-    counts = np.zeros((entries, 2, 3), dtype=np.int64)  # [entry, all/planner, win/draw/loss]
-    column = {WIN: 0, DRAW: 1, LOSS: 2}
+    counts = np.zeros((entries, 2, 3), dtype=np.int64)  # [entry, all/planner, ahead/level/behind]
     for m, o in zip(matches, outcomes, strict=True):
-        counts[m.entry, 0, column[o]] += 1
+        counts[m.entry, 0] += o
         if m.opponent == PLANNER:
-            counts[m.entry, 1, column[o]] += 1
+            counts[m.entry, 1] += o
     return [
         Tally(
             (int(c[0, 0]), int(c[0, 1]), int(c[0, 2])),
@@ -232,7 +257,7 @@ class Pool:
             where = "on this machine" if self.address is None else f"at {self.address}"
             self.note(f"antipolix: loading the compiled core, then Ray {where}")
         with contextlib.suppress(AntipolixError):  # a game that cannot be played: tasks say why
-            warm(rules, [TunedAgent(), PlannerAgent()])
+            warm(rules, [TunedAgent(), *(PlannerAgent() for _ in range(rules.players - 1))])
         self._warmed.add(rules)
         if not self._started:
             from antipolix.runner.on_ray import capacity, connect
@@ -242,10 +267,10 @@ class Pool:
 
     def play(
         self, batch: Batch, matches: Sequence[Match], on_games: OnGames | None = None
-    ) -> list[int]:
+    ) -> list[Outcome]:
         """Every match's outcome, in order, however the games are spread."""
         if self.serial:
-            out: list[int] = []
+            out: list[Outcome] = []
             for start in range(0, len(matches), SERIAL_CHUNK):
                 part = play_matches(batch, matches[start : start + SERIAL_CHUNK])
                 out.extend(part)
@@ -257,7 +282,7 @@ class Pool:
 
     def _on_ray(
         self, batch: Batch, matches: Sequence[Match], on_games: OnGames | None
-    ) -> list[int]:
+    ) -> list[Outcome]:
         import ray
         from ray.exceptions import RayTaskError
 
@@ -269,14 +294,14 @@ class Pool:
         pending: dict[Any, int] = {}
         for start in range(0, len(matches), size):
             pending[task.remote(shipped, list(matches[start : start + size]))] = start
-        out: list[int] = [LOSS] * len(matches)
+        out: list[Outcome] = [LOSS] * len(matches)
         try:
             while pending:
                 ready, _ = ray.wait(list(pending), num_returns=1)
                 for ref in ready:
                     start = pending.pop(ref)
                     try:
-                        part: list[int] = ray.get(ref)
+                        part: list[Outcome] = ray.get(ref)
                     except RayTaskError as exc:
                         if isinstance(exc.cause, AntipolixError):
                             raise TuningError(str(exc.cause)) from None
@@ -322,7 +347,9 @@ def check_workers(workers: object, address: object) -> None:
 @dataclass(frozen=True)
 class Check:
     """Weights (as the tuned agent) against the hand-set planner: wins, draws, losses, and the
-    win rate of decided games with its 95 % Wilson interval."""
+    win rate of decided games with its 95 % Wilson interval. At more than two players the
+    planner takes every other seat and each planner is a meeting: won when the tuned agent
+    finished ahead of it, drawn when level, lost when behind."""
 
     weights: dict[str, float]
     games: int
@@ -330,6 +357,7 @@ class Check:
     draws: int
     losses: int
     seed: int
+    players: int = 2
 
     @property
     def decided(self) -> int:
@@ -347,10 +375,17 @@ class Check:
 
     def line(self) -> str:
         lo, hi = self.interval
+        if self.players == 2:
+            return (
+                f"{self.games} games against the hand-set planner (seats alternated): "
+                f"{self.wins} won, {self.draws} drawn, {self.losses} lost; win rate of decided "
+                f"games {self.rate:.1%} (95 % interval {lo:.1%}–{hi:.1%})"
+            )
         return (
-            f"{self.games} games against the hand-set planner (seats alternated): {self.wins} "
-            f"won, {self.draws} drawn, {self.losses} lost; win rate of decided games "
-            f"{self.rate:.1%} (95 % interval {lo:.1%}–{hi:.1%})"
+            f"{self.games} {self.players}-player games against the hand-set planner in every "
+            f"other seat (seats rotated): finished ahead of a planner {self.wins} times, level "
+            f"{self.draws}, behind {self.losses}; ahead in {self.rate:.1%} of the meetings "
+            f"that were not level (95 % interval {lo:.1%}–{hi:.1%})"
         )
 
 
@@ -366,8 +401,9 @@ def check_weights(
     pool: Pool | None = None,
 ) -> Check:
     """``games`` games of the tuned agent with ``weights`` (on top of the committed ones; None:
-    the committed ones) against the hand-set planner, seats alternated, pair ``p`` from
-    ``SeedSequence(seed, spawn_key=(2, p))`` (a branch no tuning game uses). ``progress``: True
+    the committed ones) against the hand-set planner (in every other seat), seats rotated, group
+    ``p`` of ``players`` games from ``SeedSequence(seed, spawn_key=(2, p))`` (a branch no
+    tuning game uses). ``progress``: True
     for a progress bar, or a function called with (games done, games). ``pool``: a
     :class:`Pool` to play in (several checks, one Ray), in place of ``workers`` and
     ``address``."""
@@ -380,7 +416,8 @@ def check_weights(
     except ValueError as exc:
         raise TuningError(str(exc)) from None
     vector = tuple(float(v) for v in agent.weights)
-    matches = [Match(0, PLANNER, j % 2, (CHECK_BRANCH, j // 2)) for j in range(games)]
+    n = rules.players
+    matches = [Match(0, PLANNER, j % n, (CHECK_BRANCH, j // n)) for j in range(games)]
     report: Callable[[int, int], None] | None = None
     bar = None
     if progress is True:
@@ -412,7 +449,7 @@ def check_weights(
             bar.close()
     (t,) = tally(matches, outcomes, 1)
     w, d, lost = t.record
-    return Check(dict(zip(WEIGHT_NAMES, vector, strict=True)), games, w, d, lost, seed)
+    return Check(dict(zip(WEIGHT_NAMES, vector, strict=True)), games, w, d, lost, seed, n)
 
 
 def checked_seed(seed: object) -> int:

@@ -94,6 +94,10 @@ def plot_progress(result: TuningResult, path: Path) -> None:
     plt.close(fig)
 
 
+def _players(settings: dict[str, Any]) -> int:
+    return int(settings["rules"].get("players", 2))
+
+
 def report_text(
     result: TuningResult, check: Check | None = None, start: Check | None = None
 ) -> str:
@@ -109,7 +113,8 @@ def report_text(
         "# Tuning the planner's weights (CMA-ES, self-play)",
         "",
         f"{n} generations of {s['population']} candidates (and the generation's mean), "
-        f"{s['games']} two-player games each per generation ({per_gen} games a generation, "
+        f"{s['games']} {_players(s)}-player games each per generation ({per_gen} games a "
+        "generation, "
         f"{per_gen * n} in all), seed {s['seed']}, σ0 = {s['sigma0']}, hall of fame of "
         f"{s['hall_of_fame']} means; rules: board {shape}, think times "
         f"{s['rules'].get('think_times')}; engine {s['engine']}, cma {s['cma']}. "
@@ -164,7 +169,9 @@ def report_text(
         "- Every candidate of a generation plays the same games: the same seeds, opponents and "
         "seats (common random numbers), so scores within a generation compare play, not luck. "
         "Half the games are against the hand-set planner, half against the hall of fame (the "
-        "means of the last generations), each seed from both seats.",
+        "means of the last generations), each seed from every seat; the opponent of a game takes "
+        "every seat but the entry's. At more than two players an entry meets every other seat: "
+        "a meeting is won when it finished ahead (R10, R11), and the score counts meetings.",
         "- Scores against all opponents are not comparable across generations (the hall of fame "
         "grows stronger); the mean's score against the planner is. With "
         f"{planner_games} games against the planner per generation, its standard error is "

@@ -150,9 +150,15 @@ class Study:
         """Check every argument (:class:`TuningError`) and describe the study."""
         n_generations = _count(generations, "generations", 1)
         n_games = _count(games, "games", 2)
-        if n_games % 2:
+        rules = check_rules(default_rules() if rules is None else rules)
+        if n_games % 2 and rules.players == 2:
             raise TuningError(
                 f"games must be even (each seed is played from both seats), got {n_games}"
+            )
+        if n_games % rules.players:
+            raise TuningError(
+                f"games must be a multiple of {rules.players} (each seed is played from every "
+                f"seat), got {n_games}"
             )
         hall = _count(hall_of_fame, "hall_of_fame", 0)
         if population is not None:
@@ -160,7 +166,6 @@ class Study:
         if not is_plain_number(sigma0) or not 0 < sigma0 <= 0.5:
             raise TuningError(f"sigma0 must be a number above 0 and at most 0.5, got {sigma0!r}")
         seed = checked_seed(seed)
-        rules = check_rules(default_rules() if rules is None else rules)
         space = Space.of(weights)
         base = np.array(tuned_weights(), dtype=np.float64)
         x0 = space.scale(base)
@@ -350,7 +355,7 @@ class Study:
                 *(tuple(map(float, self.space.full(self.base, self.log[h]["mean"]))) for h in hall),
             ),
         )
-        matches = schedule(self.settings["games"], g, len(entries), len(hall))
+        matches = schedule(self.settings["games"], g, len(entries), len(hall), self.rules.players)
         outcomes = pool.play(batch, matches, tick)
         tallies = tally(matches, outcomes, len(entries))
         scores = [t.score for t in tallies[:-1]]
