@@ -103,15 +103,16 @@ def main() -> None:
         f"{platform.machine()} with {os.cpu_count()} CPUs, workers {args.workers}; tuning took "
         f"{tuning_s / 60:.1f} min, the checks {check_s / 60:.1f} min",
     ]
+    unit = "games" if args.players == 2 else f"{args.players}-player games, one meeting per planner"
     for name, c in checks.items():
         lo, hi = c.interval
         lines.append(
-            f"{name} weights: {c.wins} won, {c.draws} drawn, {c.losses} lost of {c.games}; "
-            f"decided {c.rate:.1%} [{lo:.1%}, {hi:.1%}]"
+            f"{name} weights: {c.wins} won, {c.draws} drawn, {c.losses} lost of {c.games} "
+            f"({unit}); decided {c.rate:.1%} [{lo:.1%}, {hi:.1%}]"
         )
     lo, _ = check.interval
     lines.append(
-        f"target ≥ {TARGET:.0%} of decided games: "
+        f"target ≥ {TARGET:.0%} of decided {'games' if args.players == 2 else 'meetings'}: "
         + ("met (the interval's lower end is above it)" if lo >= TARGET else "not shown")
     )
     with (keep / "run.txt").open("a", encoding="utf-8") as log:  # one block per run
