@@ -138,13 +138,12 @@ def play_matches(batch: Batch, matches: Sequence[Match]) -> list[Outcome]:
     """Play ``matches`` in one compiled call; per match the entry's :func:`outcome`. A Ray
     task."""
     players = batch.rules.players
+    entries = [tuned(v) for v in batch.entries]
+    opponents: list[Agent] = [PlannerAgent() if v is None else tuned(v) for v in batch.opponents]
     games = []
     for m in matches:
-        vector = batch.opponents[m.opponent]
-        seats: list[Agent] = [
-            PlannerAgent() if vector is None else tuned(vector) for _ in range(players)
-        ]
-        seats[m.seat] = tuned(batch.entries[m.entry])
+        seats = [opponents[m.opponent]] * players  # an agent only configures its seats here
+        seats[m.seat] = entries[m.entry]
         games.append((seats, np.random.SeedSequence(batch.seed, spawn_key=m.key)))
     played = play_games(batch.rules, games)
     out = []

@@ -151,14 +151,12 @@ class Study:
         n_generations = _count(generations, "generations", 1)
         n_games = _count(games, "games", 2)
         rules = check_rules(default_rules() if rules is None else rules)
-        if n_games % 2 and rules.players == 2:
-            raise TuningError(
-                f"games must be even (each seed is played from both seats), got {n_games}"
-            )
         if n_games % rules.players:
             raise TuningError(
-                f"games must be a multiple of {rules.players} (each seed is played from every "
-                f"seat), got {n_games}"
+                f"games must be even (each seed is played from both seats), got {n_games}"
+                if rules.players == 2
+                else f"games must be a multiple of {rules.players} (each seed is played from "
+                f"every seat), got {n_games}"
             )
         hall = _count(hall_of_fame, "hall_of_fame", 0)
         if population is not None:
