@@ -18,7 +18,9 @@ or a hall-of-fame mean in the three others, a meeting won by finishing ahead), w
 under ``runs/tune-planner-4p`` and its results under ``experiments/results/tuning-4p``.
 
 ``--install`` then writes the tuned weights to ``antipolix/agents/tuned.json`` (the ``tuned``
-agent's weights, naming the results folder as its study); only a finished study is installed.
+agent's weights, naming the results folder as its study; a study at more than two players
+gives its weights at tables of 3 or more, and the hand-set weights are kept); only a finished
+study is installed.
 Note that the study starts from ``tuned.json``: once installed, the same folder holds a study
 from another start, so a new study needs a new ``--out``.
 """
@@ -59,6 +61,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--check-games", type=int, default=400)
     parser.add_argument("--players", type=int, default=2, choices=range(2, 11), metavar="P")
+    parser.add_argument(
+        "--weights", default=None, help="the weights to tune, A,B,... (default: all)"
+    )
+    parser.add_argument(
+        "--draw", type=float, default=0.5, help="what a draw scores (default 0.5; a win 1)"
+    )
     parser.add_argument("--out", type=Path, default=None, help="study folder")
     parser.add_argument("--results", type=Path, default=None, help="where the small files go")
     parser.add_argument("--install", action="store_true", help="write agents/tuned.json")
@@ -75,13 +83,15 @@ def main() -> None:
         population=args.population,
         games=args.games,
         seed=args.seed,
+        weights=args.weights,
+        draw=args.draw,
         rules=rules,
         workers=args.workers,
         address=args.address,
         progress=True,
     )
     tuning_s = time.perf_counter() - start
-    start_weights = dict(zip(WEIGHT_NAMES, map(float, tuned_weights()), strict=True))
+    start_weights = dict(zip(WEIGHT_NAMES, map(float, tuned_weights(args.players)), strict=True))
     checks = {}
     with Pool(args.workers, args.address) as pool:
         for name, weights in (("tuned", result.weights), ("start", start_weights)):
@@ -120,16 +130,25 @@ def main() -> None:
     print("\n".join(lines))
     print(f"report: {keep / 'report.md'}")
     if args.install:
-        tuned = {
-            "about": (
-                "The weights of the tuned agent (antipolix.agents.tuned), written by "
-                "experiments/tune_planner.py --install from a finished tuning study."
-            ),
-            "study": study,
-            "weights": result.weights,
-        }
-        write_atomically(TUNED, (json.dumps(tuned, indent=2) + "\n").encode())
-        print(f"installed: {TUNED} (study {study})")
+        install(result.weights, study, args.players)
+
+
+def install(weights: dict[str, float], study: str, players: int) -> None:
+    """Write ``weights`` to ``tuned.json``: as its 2-player weights, or (a study at more
+    players) as its weights from 3 players on; what it holds besides is kept."""
+    tuned = json.loads(TUNED.read_text("utf-8"))
+    tuned["about"] = (
+        "The weights of the tuned agent (antipolix.agents.tuned), written by "
+        "experiments/tune_planner.py --install from finished tuning studies: `weights` from a "
+        "2-player study, `more_players` from a study at a larger table, used from `from` "
+        "players on; `hand_set` over both."
+    )
+    if players == 2:
+        tuned["study"], tuned["weights"] = study, weights
+    else:
+        tuned["more_players"] = {"from": 3, "study": study, "weights": weights}
+    write_atomically(TUNED, (json.dumps(tuned, indent=2, ensure_ascii=False) + "\n").encode())
+    print(f"installed: {TUNED} (study {study})")
 
 
 def _relative(path: Path) -> str:

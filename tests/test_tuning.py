@@ -102,6 +102,38 @@ def test_tally_counts_wins_draws_losses_and_the_planner_share() -> None:
     assert first.score == (2 + 0.5) / 4 and first.planner_score == 0.75
     assert second.record == (0, 3, 1) and second.planner == (0, 2, 0)
     assert second.score == 1.5 / 4
+    low_first, low_second = ev.tally(matches, outcomes, 2, draw=0.0)  # a draw scores nothing
+    assert low_first.score == 2 / 4 and low_first.planner_score == 0.5
+    assert low_second.score == 0.0
+    quarter = ev.tally(matches, outcomes, 2, draw=0.25)[1]
+    assert quarter.score == 0.75 / 4
+
+
+def test_a_study_with_draws_scored_low_logs_those_scores(tmp_path: Path) -> None:
+    """The log's scores are the records scored with the study's draw value, and a study with
+    another draw value is another study."""
+    out = tmp_path / "t"
+    result = tune(out, **(SMALL | {"draw": 0.0}))
+    assert json.loads((out / STUDY_FILE).read_text())["draw"] == 0.0
+    drawn = 0
+    for line in result.log:
+        for score, (w, d, lost) in zip(line["scores"], line["records"], strict=True):
+            assert score == w / (w + d + lost)
+            drawn += d
+    assert drawn > 0  # the small board has draws, so the value matters
+    assert "a draw scoring 0" in (out / "report.md").read_text()
+    with pytest.raises(TuningError, match="draw: 0.0 there, 0.5 now"):
+        tune(out, **SMALL)
+
+
+def test_a_study_written_before_draw_was_a_setting_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    first = tune(out, **SMALL)
+    settings = json.loads((out / STUDY_FILE).read_text())
+    del settings["draw"]
+    (out / STUDY_FILE).write_text(json.dumps(settings))
+    again = tune(out, **SMALL)
+    assert again.log == first.log and again.played == 0
 
 
 def test_outcomes_are_the_entrys_whatever_its_seat() -> None:
@@ -339,6 +371,9 @@ def test_another_tuning_study_is_refused_untouched(tmp_path: Path) -> None:
         ({"seed": -1}, "seed must be an integer"),
         ({"sigma0": 0.0}, "sigma0 must be a number above 0"),
         ({"hall_of_fame": -1}, "hall_of_fame must be an integer >= 0"),
+        ({"draw": 0.6}, "draw must be a number from 0 to 0.5"),
+        ({"draw": -0.1}, "draw must be a number from 0 to 0.5"),
+        ({"draw": "half"}, "draw must be a number from 0 to 0.5"),
         ({"rules": Rules(shape=(3, 8, 8), players=3)}, "games must be a multiple of 3"),
         ({"workers": -1}, "workers must be None or an integer >= 0"),
         ({"address": "nowhere"}, "a Ray address is 'auto' or HOST:PORT"),
@@ -381,6 +416,8 @@ def test_tune_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[s
         (["--generations", "0"], "generations 0 must be >= 1"),
         (["--population", "1"], "population 1 must be >= 2"),
         (["--sigma0", "2"], "must be above 0 and at most 0.5"),
+        (["--draw", "0.75"], "draw 0.75 must be from 0 to 0.5"),
+        (["--draw", "x"], "'x' is not a number"),
         (["--rule", "players=3", "--games", "4"], "games must be a multiple of 3"),
     ],
 )

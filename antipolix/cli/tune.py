@@ -46,6 +46,17 @@ def sigma_arg(text: str) -> float:
     return value
 
 
+def draw_arg(text: str) -> float:
+    """An argparse type: what a draw scores, from 0 to 0.5."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value <= 0.5:
+        raise argparse.ArgumentTypeError(f"draw {value} must be from 0 to 0.5")
+    return value
+
+
 def even_games(text: str) -> int:
     value = int_at_least(2, "games ")(text)
     if value % 2:
@@ -64,7 +75,7 @@ def register(sub: Any) -> None:
         "candidate and the generation's mean play GAMES games (two players unless --rule "
         "players=P says otherwise; think times drawn by the engine) against the hand-set "
         "planner and the last generations' means, which take every other seat, on the same "
-        "seeds and seats; the score is (wins + draws / 2) / games, and at more than two "
+        "seeds and seats; the score is (wins + draws × --draw) / games, and at more than two "
         "players each other seat counts as a meeting, won when finished ahead. The study folder "
         "(--out) gets _tuning.json, a log of every generation (generations.jsonl), "
         "weights.json (CMA-ES's final mean), progress.csv, progress.png and report.md. Running "
@@ -112,6 +123,14 @@ def register(sub: Any) -> None:
         help="opponents besides the planner: the means of the last K generations (default 3)",
     )
     p.add_argument(
+        "--draw",
+        type=draw_arg,
+        default=0.5,
+        metavar="VALUE",
+        help="what a draw (a level meeting) scores, from 0 to 0.5; a win scores 1 (default "
+        "0.5). Below 0.5 a game without a winner costs the entry",
+    )
+    p.add_argument(
         "--check",
         type=int_at_least(0, "check games "),
         default=0,
@@ -152,6 +171,7 @@ def run_tune(args: argparse.Namespace) -> int:
         weights=args.weights,
         sigma0=args.sigma0,
         hall_of_fame=args.hall_of_fame,
+        draw=args.draw,
         rules=rules,
         workers=args.workers,
         address=args.address,

@@ -13,7 +13,10 @@ against the planner.
 
 An outcome is the entry's finishing place (R10, R11) against each of the other ``P - 1`` seats:
 ahead, level or behind (at two players: a win, a draw or a loss). Score:
-``(ahead + level / 2) / meetings``, which is ``(wins + draws / 2) / games`` at two players.
+``(ahead + draw * level) / meetings``, with ``draw`` the study's value of a level meeting (by
+default 1/2: ``(wins + draws / 2) / games`` at two players). A lower ``draw`` makes a game that
+ends without a winner (R9 NUL, the turn limit) cost the entry: at more than two players a table
+that sits still until everyone offers a draw is otherwise a safe half for every seat.
 
 The games are played whole in compiled code (:func:`antipolix.autoplay.play_games`), in chunks
 of games: one compiled call per chunk, one Ray task per chunk. An outcome depends only on its
@@ -35,7 +38,7 @@ import numpy as np
 from antipolix.agents import Agent, PlannerAgent, TunedAgent
 from antipolix.agents.planner import WEIGHT_NAMES
 from antipolix.autoplay import Played, play_games, warm
-from antipolix.checks import is_int
+from antipolix.checks import is_int, is_plain_number
 from antipolix.errors import AntipolixError
 from antipolix.ladder.ratings import finishing_places
 from antipolix.limits import check_seed, check_size
@@ -49,6 +52,7 @@ Outcome = tuple[int, int, int]  # the entry's meetings with the other seats: ahe
 WIN: Outcome = (1, 0, 0)  # the two-player outcomes
 DRAW: Outcome = (0, 1, 0)
 LOSS: Outcome = (0, 0, 1)
+DRAW_VALUE = 0.5  # what a level meeting scores by default (a win scores 1)
 PLANNER = 0  # opponent 0 of every batch: the hand-set planner
 MIN_CHUNK = 8  # games per Ray task at least (never one tiny game per task)
 SERIAL_CHUNK = 16  # games per compiled call in this process (the progress bar moves)
@@ -160,29 +164,41 @@ def play_matches(batch: Batch, matches: Sequence[Match]) -> list[Outcome]:
 @dataclass(frozen=True)
 class Tally:
     """An entry's meetings: ahead (won), level (drawn), behind (lost), in all and in the games
-    against the planner alone."""
+    against the planner alone; ``draw`` is what a level meeting scores (a win scores 1)."""
 
     record: tuple[int, int, int]
     planner: tuple[int, int, int]
+    draw: float = DRAW_VALUE
 
     @property
     def score(self) -> float:
-        """(ahead + level / 2) / meetings: (wins + draws / 2) / games at two players."""
-        return _score(self.record)
+        """(ahead + draw * level) / meetings: (wins + draws / 2) / games at two players with
+        the default ``draw``."""
+        return _score(self.record, self.draw)
 
     @property
     def planner_score(self) -> float:
-        return _score(self.planner)
+        return _score(self.planner, self.draw)
 
 
-def _score(record: tuple[int, int, int]) -> float:
+def _score(record: tuple[int, int, int], draw: float) -> float:
     w, d, lost = record
     n = w + d + lost
-    return (w + 0.5 * d) / n if n else math.nan
+    return (w + draw * d) / n if n else math.nan
 
 
-def tally(matches: Sequence[Match], outcomes: Sequence[Outcome], entries: int) -> list[Tally]:
-    """Each entry's :class:`Tally` from its matches' outcomes."""
+def check_draw(draw: object) -> float:
+    """The value of a level meeting, a number from 0 to 1/2 (:class:`TuningError` otherwise)."""
+    if not is_plain_number(draw) or not 0 <= draw <= DRAW_VALUE:
+        raise TuningError(f"draw must be a number from 0 to 0.5 (what a draw scores), got {draw!r}")
+    return float(draw)
+
+
+def tally(
+    matches: Sequence[Match], outcomes: Sequence[Outcome], entries: int, draw: float = DRAW_VALUE
+) -> list[Tally]:
+    """Each entry's :class:`Tally` from its matches' outcomes, a level meeting scoring
+    ``draw``."""
     counts = np.zeros((entries, 2, 3), dtype=np.int64)  # [entry, all/planner, ahead/level/behind]
     for m, o in zip(matches, outcomes, strict=True):
         counts[m.entry, 0] += o
@@ -192,6 +208,7 @@ def tally(matches: Sequence[Match], outcomes: Sequence[Outcome], entries: int) -
         Tally(
             (int(c[0, 0]), int(c[0, 1]), int(c[0, 2])),
             (int(c[1, 0]), int(c[1, 1]), int(c[1, 2])),
+            draw,
         )
         for c in counts
     ]
@@ -414,8 +431,8 @@ def check_weights(
         agent = TunedAgent(weights=weights)
     except ValueError as exc:
         raise TuningError(str(exc)) from None
-    vector = tuple(float(v) for v in agent.weights)
     n = rules.players
+    vector = tuple(float(v) for v in agent.weights_for(n))
     matches = [Match(0, PLANNER, j % n, (CHECK_BRANCH, j // n)) for j in range(games)]
     report: Callable[[int, int], None] | None = None
     bar = None
@@ -464,6 +481,7 @@ __all__ = [
     "Match",
     "Pool",
     "Tally",
+    "check_draw",
     "check_weights",
     "default_rules",
     "play_matches",

@@ -82,7 +82,7 @@ def plot_progress(result: TuningResult, path: Path) -> None:
     ax.plot(g, table["median_score"], "--", color="#009E73", lw=1, label="median candidate (all)")
     ax.axhline(0.5, color="0.6", lw=1, ls=":")
     ax.set_ylim(-0.02, 1.02)
-    ax.set_ylabel("score (wins + draws / 2)")
+    ax.set_ylabel(f"score (wins + draws × {result.draw:g})")
     ax.set_title("Planner weights by CMA-ES: score per generation")
     ax.legend(fontsize=8, loc="lower right")
     bx.plot(g, table["sigma"], "-", color="#CC79A7")
@@ -116,7 +116,8 @@ def report_text(
         f"{s['games']} {_players(s)}-player games each per generation ({per_gen} games a "
         "generation, "
         f"{per_gen * n} in all), seed {s['seed']}, σ0 = {s['sigma0']}, hall of fame of "
-        f"{s['hall_of_fame']} means; rules: board {shape}, think times "
+        f"{s['hall_of_fame']} means, a draw scoring {result.draw:g}; rules: board {shape}, "
+        "think times "
         f"{s['rules'].get('think_times')}; engine {s['engine']}, cma {s['cma']}. "
         f"Tuned: {', '.join(space.names)}.",
         "",

@@ -23,6 +23,7 @@ def tune(
     weights: Sequence[str] | str | None = None,
     sigma0: float = 0.2,
     hall_of_fame: int = 3,
+    draw: float = 0.5,
     rules: Rules | None = None,
     workers: int | None = None,
     address: str | None = None,
@@ -41,6 +42,8 @@ def tune(
     - ``sigma0``: CMA-ES's initial step size, in [0, 1] units of each weight's range.
     - ``hall_of_fame``: how many of the last generations' means are opponents, besides the
       hand-set planner (see :mod:`antipolix.tuning.evaluate`).
+    - ``draw``: what a level meeting (a draw) scores, from 0 to 1/2 (a win scores 1); below 1/2
+      a game without a winner costs the entry.
     - ``rules``: the fitness games' rules, two players (default: the default board,
       ``think_times="drawn"``).
     - ``workers``/``address``: Ray, as for :func:`~antipolix.runner.simulate`; ``workers`` 0 or
@@ -53,7 +56,16 @@ def tune(
     """
     began = time.perf_counter()
     study = Study.make(
-        Path(out), generations, population, games, seed, weights, sigma0, hall_of_fame, rules
+        Path(out),
+        generations,
+        population,
+        games,
+        seed,
+        weights,
+        sigma0,
+        hall_of_fame,
+        rules,
+        draw,
     )
     check_workers(workers, address)
     study.check_folder()

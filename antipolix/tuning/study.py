@@ -48,10 +48,12 @@ from antipolix.files import (
 )
 from antipolix.rules import Rules
 from antipolix.tuning.evaluate import (
+    DRAW_VALUE,
     GAMES_BRANCH,
     Batch,
     Pool,
     Tally,
+    check_draw,
     check_rules,
     checked_seed,
     default_rules,
@@ -95,6 +97,11 @@ class TuningResult:
     def space(self) -> Space:
         return Space.of(self.settings["weights"])
 
+    @property
+    def draw(self) -> float:
+        """What a level meeting scored (1/2 in studies written before it was a setting)."""
+        return float(self.settings.get("draw", DRAW_VALUE))
+
     def table(self) -> Any:
         """One row per generation (pandas): the mean's score against the planner and in all,
         the candidates' best and median scores, the step size, the mean's weights."""
@@ -104,7 +111,7 @@ class TuningResult:
         rows = []
         for line in self.log:
             scores = np.array(line["scores"], dtype=np.float64)
-            mean = Tally(_record(line["mean_record"]), _record(line["mean_planner"]))
+            mean = Tally(_record(line["mean_record"]), _record(line["mean_planner"]), self.draw)
             w, d, lost = line["mean_planner"]
             rows.append(
                 {
@@ -146,6 +153,7 @@ class Study:
         sigma0: object,
         hall_of_fame: object,
         rules: Rules | None,
+        draw: object = DRAW_VALUE,
     ) -> Study:
         """Check every argument (:class:`TuningError`) and describe the study."""
         n_generations = _count(generations, "generations", 1)
@@ -159,13 +167,14 @@ class Study:
                 f"every seat), got {n_games}"
             )
         hall = _count(hall_of_fame, "hall_of_fame", 0)
+        draw_value = check_draw(draw)
         if population is not None:
             _count(population, "population", 2)
         if not is_plain_number(sigma0) or not 0 < sigma0 <= 0.5:
             raise TuningError(f"sigma0 must be a number above 0 and at most 0.5, got {sigma0!r}")
         seed = checked_seed(seed)
         space = Space.of(weights)
-        base = np.array(tuned_weights(), dtype=np.float64)
+        base = np.array(tuned_weights(rules.players), dtype=np.float64)
         x0 = space.scale(base)
         outside = [n for n, x in zip(space.names, x0, strict=True) if not 0 <= x <= 1]
         if outside:
@@ -187,6 +196,7 @@ class Study:
             "games": n_games,
             "sigma0": float(sigma0),
             "hall_of_fame": hall,
+            "draw": draw_value,
             "weights": list(space.names),
             "start": space.unscale(x0),
             "base": dict(zip(WEIGHT_NAMES, (float(v) for v in base), strict=True)),
@@ -238,6 +248,7 @@ class Study:
                 f"{self.out} holds a tuning study of format version {old.get('version')!r}; "
                 f"this antipolix reads version {STUDY_VERSION}"
             )
+        old = {"draw": DRAW_VALUE, **old}  # studies written before draw was a setting
         was = {k: v for k, v in old.items() if k not in UNCOMPARED}
         now = {k: v for k, v in self.settings.items() if k not in UNCOMPARED}
         change = compare_studies(was, now, grows="generations")
@@ -355,7 +366,7 @@ class Study:
         )
         matches = schedule(self.settings["games"], g, len(entries), len(hall), self.rules.players)
         outcomes = pool.play(batch, matches, tick)
-        tallies = tally(matches, outcomes, len(entries))
+        tallies = tally(matches, outcomes, len(entries), self.settings["draw"])
         scores = [t.score for t in tallies[:-1]]
         _tell(es, asked, scores)
         return {
