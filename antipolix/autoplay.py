@@ -160,7 +160,7 @@ def _prepare(
         return False
     batch.keys.append(PieceNames.from_seed(names, p * n * m).key_array)
     batch.items.append([[(int(k), int(t)) for k, t in army] for army in armies])
-    codes = [compiled_seat(a) for a in agents]
+    codes = [compiled_seat(a, rules.players) for a in agents]
     batch.codes.append([c for c in codes if c is not None])
     batch.rngs.extend([engine, placement, *rngs])
     batch.armies.append(tuple(armies))

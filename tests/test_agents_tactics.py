@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 
 from antipolix import Game, Rules
 from antipolix.agents import (
     AGENTS,
+    Agent,
     MixedArmy,
     PlannerAgent,
     RandomArmy,
@@ -18,7 +21,9 @@ from antipolix.agents import (
     agent_label,
     agent_named,
 )
+from antipolix.agents import tuned as tuned_module
 from antipolix.agents.army import FixedArmy, policy_from_spec
+from antipolix.agents.builtin import compiled_seat
 from antipolix.agents.planner import DEFAULT_WEIGHTS, WEIGHT_NAMES, WEIGHTS, weight_vector
 from antipolix.agents.search import SCRIPT_NAMES, SCRIPTS
 from antipolix.agents.tuned import tuned_weights
@@ -71,6 +76,66 @@ def test_tuned_weights_come_from_its_file_and_candidates_override_them() -> None
     i = WEIGHT_NAMES.index("advance")
     assert other.weights[i] == 0.5
     assert np.array_equal(np.delete(other.weights, i), np.delete(tuned_weights(), i))
+
+
+@pytest.fixture
+def more_players(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, float]]:
+    """``tuned.json`` as if a study at a larger table had been installed (these weights)."""
+    more = {"advance": 1.25, "crush": 0.5, "threat": 0.9}
+    document = {**tuned_module._document(), "more_players": {"from": 3, "weights": more}}
+    monkeypatch.setattr(tuned_module, "_document", lambda: document)
+    tuned_module._tuned.cache_clear()
+    yield more
+    tuned_module._tuned.cache_clear()
+
+
+def test_tuned_takes_the_larger_table_weights_from_three_players(
+    more_players: dict[str, float],
+) -> None:
+    two, three, four = tuned_weights(2), tuned_weights(3), tuned_weights(4)
+    assert np.array_equal(three, four) and not np.array_equal(two, four)
+    for name, value in more_players.items():
+        assert four[WEIGHT_NAMES.index(name)] == value
+    hunt_min = WEIGHT_NAMES.index("hunt_min")  # hand-set: over both sets
+    assert four[hunt_min] == two[hunt_min] == 0.12
+    agent = TunedAgent(weights={"hunt": 0.3})  # given weights stay over either set
+    assert agent.weights_for(2) is agent.weights
+    mine = agent.weights_for(4)
+    assert mine[WEIGHT_NAMES.index("hunt")] == 0.3
+    assert np.array_equal(np.delete(mine, WEIGHT_NAMES.index("hunt")),
+                          np.delete(four, WEIGHT_NAMES.index("hunt")))  # fmt: skip
+    row = compiled_seat(agent, 4)
+    assert row is not None and row[-len(WEIGHTS) :] == tuple(map(float, mine))
+    planner = PlannerAgent()
+    assert planner.weights_for(4) is planner.weights  # the hand-set planner has one set
+
+
+def test_tuned_and_search_play_the_larger_table_weights_in_game_and_whole(
+    more_players: dict[str, float],
+) -> None:
+    """At four players both paths play the larger-table weights, the same game (R12); the
+    weights matter: without them the game differs."""
+    rules = Rules(shape=(3, 8, 8), players=4, think_times="drawn")
+
+    def agents() -> list[Agent]:
+        names = ("tuned", "search:rollouts=2:depth=2", "planner", "tuned")
+        return [agent_named(n) for n in names]
+
+    seat = TunedAgent()
+    seat.setup(rules, 0, np.random.default_rng(0))
+    assert np.array_equal(seat.playing, tuned_weights(4))
+    played = play_game(rules, agents(), 1)
+    (whole,) = play_games(rules, [(agents(), np.random.SeedSequence(1))])
+    assert whole is not None and whole.digest == played.game.digest
+    tuned_module._tuned.cache_clear()
+    digests = set()
+    for document in (tuned_module._document(), {**tuned_module._document(), "more_players": {}}):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(tuned_module, "_document", lambda d=document: d)
+            (again,) = play_games(rules, [(agents(), np.random.SeedSequence(1))])
+            assert again is not None
+            digests.add(again.digest)
+    assert len(digests) == 2
 
 
 def test_agents_by_name_take_parameters_and_labels_read_back() -> None:

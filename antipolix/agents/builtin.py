@@ -24,9 +24,9 @@ SCALARS = 5  # an agent's scalar parameters; its weights (WEIGHTS) follow
 PARAMS = 1 + SCALARS + len(WEIGHTS)  # a seat's row: the code, the scalars, the weights
 
 
-def compiled_seat(agent: Agent) -> tuple[float, ...] | None:
+def compiled_seat(agent: Agent, players: int = 2) -> tuple[float, ...] | None:
     """A built-in agent's row of :data:`PARAMS` numbers (its code, its scalar parameters, its
-    weights), or None for any other agent."""
+    weights at a table of ``players``), or None for any other agent."""
     scalars: tuple[float, ...]
     weights = DEFAULT_WEIGHTS
     if type(agent) is RandomAgent:
@@ -36,11 +36,11 @@ def compiled_seat(agent: Agent) -> tuple[float, ...] | None:
     elif type(agent) is SearchAgent:
         assert isinstance(agent, SearchAgent)
         code, scalars = SEARCH, agent.scalars()
-        weights = agent.weights
+        weights = agent.weights_for(players)
     elif type(agent) in (PlannerAgent, TunedAgent):
         assert isinstance(agent, PlannerAgent)
         code, scalars = PLANNER, (agent.min_think, agent.max_think)
-        weights = agent.weights
+        weights = agent.weights_for(players)
     else:
         return None
     pad = (0.0,) * (SCALARS - len(scalars))

@@ -1839,10 +1839,18 @@ class PlannerAgent(Remembering):
         self.min_think = float(min_think)
         self.max_think = float(max_think)
         self.weights = weight_vector(self.base_weights(), weights)
+        self.given = None if weights is None else dict(weights)  # checked by weight_vector
+        self.playing = self.weights  # the weights of the game it is set up for
 
-    def base_weights(self) -> FloatArray:
-        """The weights that those not given keep."""
+    def base_weights(self, players: int = 2) -> FloatArray:
+        """The weights that those not given keep, at a table of ``players``."""
         return DEFAULT_WEIGHTS
+
+    def weights_for(self, players: int) -> FloatArray:
+        """The weights it plays with at a table of ``players``: the base weights for that
+        many players with the ones given set (``weights`` itself when the base is the same)."""
+        base = self.base_weights(players)
+        return self.weights if base is self.base_weights() else weight_vector(base, self.given)
 
     def default_army(self) -> ArmyPolicy:
         return FixedArmy({"army": 4, "hovercraft": 1})
@@ -1862,6 +1870,7 @@ class PlannerAgent(Remembering):
     def setup(self, rules: Rules, seat: int, rng: np.random.Generator) -> None:
         super().setup(rules, seat, rng)
         self.unit = unit_strength(rules)
+        self.playing = self.weights_for(rules.players)
 
     def act(self, obs: Observation) -> Decision:
         seen = packed(seen_of(obs, self.rules.shape))
@@ -1871,7 +1880,7 @@ class PlannerAgent(Remembering):
             self._memory,
             self.min_think,
             self.max_think,
-            self.weights,
+            self.playing,
             self.rng,
         )
         return decision_of(choice, self.rules.shape)

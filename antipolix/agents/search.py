@@ -418,5 +418,5 @@ class SearchAgent(TunedAgent):
     def act(self, obs: Observation) -> Decision:
         seen = packed(seen_of(obs, self.rules.shape))
         params = np.array(self.scalars(), dtype=np.float64)
-        choice = search_act(self.rules.tables, seen, self._memory, params, self.weights, self.rng)
+        choice = search_act(self.rules.tables, seen, self._memory, params, self.playing, self.rng)
         return decision_of(choice, self.rules.shape)

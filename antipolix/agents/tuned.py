@@ -32,11 +32,25 @@ DOCTRINES: tuple[tuple[float, dict[ItemLike, float]], ...] = (
 
 
 @functools.cache
-def tuned_weights() -> FloatArray:
-    """The planner's weights with the ones ``tuned.json`` names set."""
+def _document() -> dict[str, Any]:
     text = resources.files("antipolix.agents").joinpath("tuned.json").read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
-    out = weight_vector(DEFAULT_WEIGHTS, data["weights"])
+    return data
+
+
+def tuned_weights(players: int = 2) -> FloatArray:
+    """The planner's weights with the ones ``tuned.json`` names set for a table of ``players``:
+    its ``weights`` (a study in 2-player games), or from ``more_players["from"]`` players on,
+    the weights of ``more_players`` (a study at such tables); then ``hand_set`` over them."""
+    more: dict[str, Any] = _document().get("more_players") or {}
+    return _tuned(bool(more) and players >= int(more["from"]))
+
+
+@functools.cache
+def _tuned(more: bool) -> FloatArray:
+    data = _document()
+    found = data["more_players"]["weights"] if more else data["weights"]
+    out = weight_vector(DEFAULT_WEIGHTS, found)
     out = weight_vector(out, data.get("hand_set", {}).get("weights"))
     out.setflags(write=False)
     return out
@@ -48,14 +62,15 @@ def doctrine_army() -> ArmyPolicy:
 
 
 class TunedAgent(PlannerAgent):
-    """The planner with tuned weights (``tuned.json``) and the doctrine army; its parameters
-    are the planner's, and ``weights`` given override the tuned ones (a tuning study's
-    candidates)."""
+    """The planner with tuned weights (``tuned.json``: one set for 2-player games, and one for
+    larger tables when a study at such tables was installed) and the doctrine army; its
+    parameters are the planner's, and ``weights`` given override the tuned ones (a tuning
+    study's candidates)."""
 
     name = "tuned"
 
-    def base_weights(self) -> FloatArray:
-        return tuned_weights()
+    def base_weights(self, players: int = 2) -> FloatArray:
+        return tuned_weights(players)
 
     def default_army(self) -> ArmyPolicy:
         return doctrine_army()
