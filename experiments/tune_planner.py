@@ -67,6 +67,9 @@ def main() -> None:
     parser.add_argument(
         "--draw", type=float, default=0.5, help="what a draw scores (default 0.5; a win 1)"
     )
+    parser.add_argument(
+        "--mirror", action="store_true", help="every third group: the entry alone at its table"
+    )
     parser.add_argument("--out", type=Path, default=None, help="study folder")
     parser.add_argument("--results", type=Path, default=None, help="where the small files go")
     parser.add_argument("--install", action="store_true", help="write agents/tuned.json")
@@ -85,6 +88,7 @@ def main() -> None:
         seed=args.seed,
         weights=args.weights,
         draw=args.draw,
+        mirror=args.mirror,
         rules=rules,
         workers=args.workers,
         address=args.address,

@@ -122,15 +122,15 @@ def test_a_study_with_draws_scored_low_logs_those_scores(tmp_path: Path) -> None
             drawn += d
     assert drawn > 0  # the small board has draws, so the value matters
     assert "a draw scoring 0" in (out / "report.md").read_text()
-    with pytest.raises(TuningError, match="draw: 0.0 there, 0.5 now"):
+    with pytest.raises(TuningError, match=r"draw: 0\.0 there, 0\.5 now"):
         tune(out, **SMALL)
 
 
-def test_a_study_written_before_draw_was_a_setting_resumes(tmp_path: Path) -> None:
+def test_a_study_written_before_draw_and_mirror_were_settings_resumes(tmp_path: Path) -> None:
     out = tmp_path / "t"
     first = tune(out, **SMALL)
     settings = json.loads((out / STUDY_FILE).read_text())
-    del settings["draw"]
+    del settings["draw"], settings["mirror"]
     (out / STUDY_FILE).write_text(json.dumps(settings))
     again = tune(out, **SMALL)
     assert again.log == first.log and again.played == 0
@@ -167,6 +167,43 @@ def test_schedule_rotates_the_entry_through_every_seat_of_a_group() -> None:
     assert [seat for _, seat, _ in games[:16]] == [0, 1, 2, 3] * 4
     assert [key for _, _, key in games[:16]] == [(1, 2, g) for g in range(4) for _ in range(4)]
     assert [opp for opp, _, _ in games[:16:4]] == [0, 1, 0, 1]
+
+
+def test_a_mirror_study_plays_every_third_group_against_the_entry_itself() -> None:
+    """With ``mirror`` every third group is the entry alone at its table: one game per entry
+    and seed (the game of four copies, replayed with play_games), seen from each seat, so that
+    its meetings are as often ahead as behind and its draws are the table's."""
+    matches = ev.schedule(games=24, generation=3, entries=2, hall=2, players=4, mirror=True)
+    kinds = [m.opponent for m in matches[:24:4]]
+    assert kinds == [ev.PLANNER, 1, ev.SELF, ev.PLANNER, 2, ev.SELF]
+    assert [m.opponent for m in matches[:24:4]] == [m.opponent for m in matches[24::4]]
+    first = ev.schedule(games=12, generation=0, entries=1, hall=0, players=4, mirror=True)
+    assert [m.opponent for m in first[::4]] == [ev.PLANNER, ev.PLANNER, ev.SELF]
+    vector = tuple(float(v) for v in tuned_weights())
+    other = tuple(v * 0.5 for v in vector)
+    batch = ev.Batch(RULES4, 6, (vector, other), (None,))
+    mine = [m for m in ev.schedule(12, 0, 2, 0, 4, mirror=True) if m.opponent == ev.SELF]
+    outcomes = ev.play_matches(batch, mine)
+    for entry, v in enumerate((vector, other)):
+        seen = [o for m, o in zip(mine, outcomes, strict=True) if m.entry == entry]
+        (key,) = {m.key for m in mine if m.entry == entry}
+        seats = [ev.tuned(v) for _ in range(4)]
+        (played,) = play_games(RULES4, [(seats, np.random.SeedSequence(6, spawn_key=key))])
+        assert played is not None
+        assert seen == [ev.outcome(played, seat, 4) for seat in range(4)]
+        assert sum(o[0] for o in seen) == sum(o[2] for o in seen)  # ahead as often as behind
+    assert ev.play_matches(batch, mine[:3]) + ev.play_matches(batch, mine[3:]) == outcomes
+
+
+def test_a_mirror_study_says_so_and_is_another_study(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    small = SMALL | {"rules": RULES4, "mirror": True, "draw": 0.0, "games": 12, "generations": 1}
+    result = tune(out, **small)
+    assert result.log[0]["opponents"] == ["planner", "itself"]
+    assert json.loads((out / STUDY_FILE).read_text())["mirror"] is True
+    assert "every third group of games the entry alone" in (out / "report.md").read_text()
+    with pytest.raises(TuningError, match="mirror: True there, False now"):
+        tune(out, **(small | {"mirror": False}))
 
 
 def test_multiplayer_outcomes_count_meetings_by_finishing_place() -> None:
@@ -374,6 +411,7 @@ def test_another_tuning_study_is_refused_untouched(tmp_path: Path) -> None:
         ({"draw": 0.6}, "draw must be a number from 0 to 0.5"),
         ({"draw": -0.1}, "draw must be a number from 0 to 0.5"),
         ({"draw": "half"}, "draw must be a number from 0 to 0.5"),
+        ({"mirror": "yes"}, "mirror must be True or False"),
         ({"rules": Rules(shape=(3, 8, 8), players=3)}, "games must be a multiple of 3"),
         ({"workers": -1}, "workers must be None or an integer >= 0"),
         ({"address": "nowhere"}, "a Ray address is 'auto' or HOST:PORT"),

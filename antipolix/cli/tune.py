@@ -131,6 +131,12 @@ def register(sub: Any) -> None:
         "0.5). Below 0.5 a game without a winner costs the entry",
     )
     p.add_argument(
+        "--mirror",
+        action="store_true",
+        help="every third group of games a table of the entry alone (its copies in every "
+        "seat): with --draw below 0.5, weights whose own tables end in draws score less",
+    )
+    p.add_argument(
         "--check",
         type=int_at_least(0, "check games "),
         default=0,
@@ -172,6 +178,7 @@ def run_tune(args: argparse.Namespace) -> int:
         sigma0=args.sigma0,
         hall_of_fame=args.hall_of_fame,
         draw=args.draw,
+        mirror=args.mirror,
         rules=rules,
         workers=args.workers,
         address=args.address,

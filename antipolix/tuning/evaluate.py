@@ -9,7 +9,9 @@ common random numbers, so that two entries' scores differ by their play, not by 
 Groups alternate between the hand-set planner (:class:`~antipolix.agents.PlannerAgent`, even
 groups) and the hall of fame (the means of the last generations, odd groups, in turn); the
 group's opponent takes every other seat. With an empty hall (generation 0), every group is
-against the planner.
+against the planner. A study with ``mirror`` makes every third group a table of the entry
+alone (every seat; one game, seen from each seat in turn): with a ``draw`` below 1/2, an entry
+whose copies sit still until they all offer a draw scores less there than one whose games end.
 
 An outcome is the entry's finishing place (R10, R11) against each of the other ``P - 1`` seats:
 ahead, level or behind (at two players: a win, a draw or a loss). Score:
@@ -54,6 +56,7 @@ DRAW: Outcome = (0, 1, 0)
 LOSS: Outcome = (0, 0, 1)
 DRAW_VALUE = 0.5  # what a level meeting scores by default (a win scores 1)
 PLANNER = 0  # opponent 0 of every batch: the hand-set planner
+SELF = -1  # the opponent of a match against copies of the entry itself
 MIN_CHUNK = 8  # games per Ray task at least (never one tiny game per task)
 SERIAL_CHUNK = 16  # games per compiled call in this process (the progress bar moves)
 TASKS_PER_WORKER = 4  # a generation is cut into about this many tasks per worker
@@ -105,10 +108,18 @@ def tuned(vector: Sequence[float]) -> TunedAgent:
     return TunedAgent(weights=dict(zip(WEIGHT_NAMES, (float(v) for v in vector), strict=True)))
 
 
-def schedule(games: int, generation: int, entries: int, hall: int, players: int = 2) -> list[Match]:
+def schedule(
+    games: int,
+    generation: int,
+    entries: int,
+    hall: int,
+    players: int = 2,
+    mirror: bool = False,
+) -> list[Match]:
     """Generation ``generation``'s games: ``games`` per entry (a multiple of ``players``), the
     same for every entry (see the module docstring); opponent 0 is the planner, 1 … ``hall``
-    the hall of fame.
+    the hall of fame. With ``mirror``, every third group is the entry against copies of
+    itself (:data:`SELF`, every seat), so that a table of the entry alone must end its games.
 
     >>> [(m.opponent, m.seat, m.key) for m in schedule(4, 7, 1, 1)]
     [(0, 0, (1, 7, 0)), (0, 1, (1, 7, 0)), (1, 0, (1, 7, 1)), (1, 1, (1, 7, 1))]
@@ -116,10 +127,18 @@ def schedule(games: int, generation: int, entries: int, hall: int, players: int 
     [(0, 3, 0), (1, 0, 1)]
     """
     out = []
+    cycle = 3 if mirror else 2  # planner, hall of fame (or the planner), [itself]
     for entry in range(entries):
         for j in range(games):
             group = j // players
-            opponent = PLANNER if hall == 0 or group % 2 == 0 else 1 + (group // 2) % hall
+            kind = group % cycle
+            opponent = (
+                SELF
+                if kind == 2
+                else PLANNER
+                if hall == 0 or kind == 0
+                else 1 + (group // cycle) % hall
+            )
             out.append(Match(entry, opponent, j % players, (GAMES_BRANCH, generation, group)))
     return out
 
@@ -144,12 +163,23 @@ def play_matches(batch: Batch, matches: Sequence[Match]) -> list[Outcome]:
     players = batch.rules.players
     entries = [tuned(v) for v in batch.entries]
     opponents: list[Agent] = [PlannerAgent() if v is None else tuned(v) for v in batch.opponents]
-    games = []
+    games: list[tuple[list[Agent], np.random.SeedSequence]] = []
+    where = []  # each match's game; a table of the entry alone is one game, seen from each seat
+    alone: dict[tuple[int, tuple[int, ...]], int] = {}
     for m in matches:
-        seats = [opponents[m.opponent]] * players  # an agent only configures its seats here
-        seats[m.seat] = entries[m.entry]
+        if m.opponent == SELF and (m.entry, m.key) in alone:
+            where.append(alone[m.entry, m.key])
+            continue
+        if m.opponent == SELF:
+            alone[m.entry, m.key] = len(games)
+            seats: list[Agent] = [entries[m.entry]] * players
+        else:
+            seats = [opponents[m.opponent]] * players  # an agent only configures its seats here
+            seats[m.seat] = entries[m.entry]
+        where.append(len(games))
         games.append((seats, np.random.SeedSequence(batch.seed, spawn_key=m.key)))
-    played = play_games(batch.rules, games)
+    played_games = play_games(batch.rules, games)
+    played = [played_games[i] for i in where]
     out = []
     for m, p in zip(matches, played, strict=True):
         if p is None:

@@ -98,6 +98,10 @@ def _players(settings: dict[str, Any]) -> int:
     return int(settings["rules"].get("players", 2))
 
 
+def _mirror(settings: dict[str, Any]) -> str:
+    return " (every third group of games the entry alone)" if settings.get("mirror") else ""
+
+
 def report_text(
     result: TuningResult, check: Check | None = None, start: Check | None = None
 ) -> str:
@@ -116,7 +120,8 @@ def report_text(
         f"{s['games']} {_players(s)}-player games each per generation ({per_gen} games a "
         "generation, "
         f"{per_gen * n} in all), seed {s['seed']}, σ0 = {s['sigma0']}, hall of fame of "
-        f"{s['hall_of_fame']} means, a draw scoring {result.draw:g}; rules: board {shape}, "
+        f"{s['hall_of_fame']} means{_mirror(s)}, "
+        f"a draw scoring {result.draw:g}; rules: board {shape}, "
         "think times "
         f"{s['rules'].get('think_times')}; engine {s['engine']}, cma {s['cma']}. "
         f"Tuned: {', '.join(space.names)}.",

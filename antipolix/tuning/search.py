@@ -24,6 +24,7 @@ def tune(
     sigma0: float = 0.2,
     hall_of_fame: int = 3,
     draw: float = 0.5,
+    mirror: bool = False,
     rules: Rules | None = None,
     workers: int | None = None,
     address: str | None = None,
@@ -44,6 +45,8 @@ def tune(
       hand-set planner (see :mod:`antipolix.tuning.evaluate`).
     - ``draw``: what a level meeting (a draw) scores, from 0 to 1/2 (a win scores 1); below 1/2
       a game without a winner costs the entry.
+    - ``mirror``: every third group of games is a table of the entry alone (its copies in every
+      seat), so that, with ``draw`` below 1/2, weights whose tables end in draws score less.
     - ``rules``: the fitness games' rules, two players (default: the default board,
       ``think_times="drawn"``).
     - ``workers``/``address``: Ray, as for :func:`~antipolix.runner.simulate`; ``workers`` 0 or
@@ -66,6 +69,7 @@ def tune(
         hall_of_fame,
         rules,
         draw,
+        mirror,
     )
     check_workers(workers, address)
     study.check_folder()

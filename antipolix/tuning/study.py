@@ -154,6 +154,7 @@ class Study:
         hall_of_fame: object,
         rules: Rules | None,
         draw: object = DRAW_VALUE,
+        mirror: object = False,
     ) -> Study:
         """Check every argument (:class:`TuningError`) and describe the study."""
         n_generations = _count(generations, "generations", 1)
@@ -168,6 +169,8 @@ class Study:
             )
         hall = _count(hall_of_fame, "hall_of_fame", 0)
         draw_value = check_draw(draw)
+        if not isinstance(mirror, bool):
+            raise TuningError(f"mirror must be True or False, got {mirror!r}")
         if population is not None:
             _count(population, "population", 2)
         if not is_plain_number(sigma0) or not 0 < sigma0 <= 0.5:
@@ -197,6 +200,7 @@ class Study:
             "sigma0": float(sigma0),
             "hall_of_fame": hall,
             "draw": draw_value,
+            "mirror": mirror,
             "weights": list(space.names),
             "start": space.unscale(x0),
             "base": dict(zip(WEIGHT_NAMES, (float(v) for v in base), strict=True)),
@@ -248,7 +252,7 @@ class Study:
                 f"{self.out} holds a tuning study of format version {old.get('version')!r}; "
                 f"this antipolix reads version {STUDY_VERSION}"
             )
-        old = {"draw": DRAW_VALUE, **old}  # studies written before draw was a setting
+        old = {"draw": DRAW_VALUE, "mirror": False, **old}  # written before these were settings
         was = {k: v for k, v in old.items() if k not in UNCOMPARED}
         now = {k: v for k, v in self.settings.items() if k not in UNCOMPARED}
         change = compare_studies(was, now, grows="generations")
@@ -364,7 +368,14 @@ class Study:
                 *(tuple(map(float, self.space.full(self.base, self.log[h]["mean"]))) for h in hall),
             ),
         )
-        matches = schedule(self.settings["games"], g, len(entries), len(hall), self.rules.players)
+        matches = schedule(
+            self.settings["games"],
+            g,
+            len(entries),
+            len(hall),
+            self.rules.players,
+            self.settings.get("mirror", False),
+        )
         outcomes = pool.play(batch, matches, tick)
         tallies = tally(matches, outcomes, len(entries), self.settings["draw"])
         scores = [t.score for t in tallies[:-1]]
@@ -380,7 +391,11 @@ class Study:
             "mean_record": list(tallies[-1].record),
             "mean_planner": list(tallies[-1].planner),
             "best": int(np.argmax(scores)),
-            "opponents": ["planner", *(f"mean of generation {h}" for h in hall)],
+            "opponents": [
+                "planner",
+                *(f"mean of generation {h}" for h in hall),
+                *(["itself"] if self.settings.get("mirror") else []),
+            ],
         }
 
     def result(self, es: Any, played: int, seconds: float) -> TuningResult:
