@@ -35,6 +35,7 @@ import numpy as np
 from antipolix import Rules
 from antipolix.agents import Agent, GreedyAgent, PlannerAgent, RandomAgent
 from antipolix.autoplay import play_games, warm
+from antipolix.cli import run_script
 from antipolix.end import EndReason
 from antipolix.stats import wilson_interval
 
@@ -291,4 +292,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from antipolix import Rules
 from antipolix.balance import fit_costs
+from antipolix.cli import run_script
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "runs" / "balance-default"
@@ -71,4 +72,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

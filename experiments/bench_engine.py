@@ -15,6 +15,7 @@ import numpy as np
 
 from antipolix import Rules
 from antipolix.agents import GreedyAgent, RandomAgent
+from antipolix.cli import run_script
 from antipolix.game import Game
 from antipolix.play import play_game
 
@@ -104,4 +105,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

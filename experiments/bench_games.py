@@ -31,6 +31,7 @@ import numpy as np
 
 from antipolix import Rules
 from antipolix.agents import Agent, GreedyAgent, PlannerAgent, RandomAgent
+from antipolix.cli import run_script
 from antipolix.play import play_game
 
 try:
@@ -125,4 +126,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

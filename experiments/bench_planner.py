@@ -18,6 +18,7 @@ from typing import Any
 
 from antipolix import Rules
 from antipolix.agents import PlannerAgent
+from antipolix.cli import run_script
 from antipolix.play import play_game
 
 _timing = {"calls": 0, "seconds": 0.0}
@@ -66,4 +67,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from antipolix import Rules, load_replay, play
 from antipolix.agents import GreedyAgent
+from antipolix.cli import run_script
 from antipolix.replay import Replay
 from viz import View, build_scene
 from viz.render import DEFAULT_SIZE, SceneDrawer, make_plotter
@@ -114,4 +115,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -29,6 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from antipolix import Rules, simulate
 from antipolix.agents import GreedyAgent
+from antipolix.cli import run_script
 from antipolix.runner import Results
 from antipolix.runner.games import play_chunk
 from antipolix.runner.rows import DETERMINISTIC_COLUMNS
@@ -122,4 +123,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -30,6 +30,7 @@ from antipolix import Rules
 from antipolix.agents import PlannerAgent, agent_named
 from antipolix.agents.memory import Memory, make_memory
 from antipolix.agents.planner import planner_act
+from antipolix.cli import run_script
 from antipolix.jit import packed
 from antipolix.observation import seen_of
 from antipolix.play import play_game
@@ -119,4 +120,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

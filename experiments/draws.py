@@ -19,6 +19,7 @@ import numpy as np
 from antipolix import Rules
 from antipolix.agents import agent_named
 from antipolix.autoplay import play_games
+from antipolix.cli import run_script
 
 
 def main() -> None:
@@ -44,4 +45,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -25,6 +25,7 @@ from collections.abc import Callable
 import numpy as np
 
 from antipolix.agents import GreedyAgent
+from antipolix.cli import run_script
 from antipolix.env import AntipolixEnv, parallel_env
 
 Policy = Callable[[AntipolixEnv, str, dict[str, object]], int]
@@ -106,4 +107,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -22,8 +22,10 @@ from pathlib import Path
 
 from antipolix import Rules
 from antipolix.agents import AGENTS
+from antipolix.cli import run_script
 from antipolix.codec import apply_overrides, rules_overrides
 from antipolix.ladder import tournament
+from antipolix.ladder.ratings import LadderError
 from antipolix.ladder.schedule import lineups
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,6 +50,8 @@ def main() -> None:
     left_out = [a for a in wanted if a not in agents]
     if left_out:
         print(f"not built into this version, left out: {', '.join(left_out)}")
+    if len(agents) < 2:
+        raise LadderError(f"a ladder needs at least two agents, got {', '.join(agents) or 'none'}")
     rules = apply_overrides(Rules(), args.rule)
     lines = [
         "# Rating ladder of the built-in agents",
@@ -99,4 +103,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

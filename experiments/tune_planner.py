@@ -38,6 +38,7 @@ from pathlib import Path
 
 from antipolix.agents.planner import WEIGHT_NAMES
 from antipolix.agents.tuned import tuned_weights
+from antipolix.cli import run_script
 from antipolix.files import write_atomically
 from antipolix.tuning import Pool, check_weights, tune, weights_document, write_outputs
 from antipolix.tuning.evaluate import default_rules
@@ -163,4 +164,4 @@ def _relative(path: Path) -> str:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

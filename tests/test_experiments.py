@@ -33,3 +33,33 @@ def test_benchmark_script_runs(script: str, args: list[str], expected: str) -> N
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert expected in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "message"),
+    [
+        ("tune_planner.py", ["--draw", "0.7"], "draw must be a number from 0 to 0.5"),
+        ("tune_planner.py", ["--games", "5"], "games must be even"),
+        (
+            "ladder.py",
+            ["--agents", "random", "--games", "2"],
+            "a ladder needs at least two agents, got random",
+        ),
+    ],
+)
+def test_a_study_script_refuses_bad_input_in_one_line_writing_nothing(
+    tmp_path: Path, script: str, args: list[str], message: str
+) -> None:
+    out, results = tmp_path / "out", tmp_path / "results"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "experiments" / script), *args,
+         "--out", str(out), "--results", str(results)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert done.stderr.startswith("antipolix: error:") and message in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert not out.exists() and not results.exists()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from typing import NoReturn
 
@@ -50,6 +50,21 @@ def parser() -> argparse.ArgumentParser:
             continue
         register(sub)
     return top
+
+
+def run_script(script: Callable[[], object]) -> NoReturn:
+    """Run a study script's ``main`` (``experiments/``) as the command runs: bad input, which the
+    library refuses with an :class:`~antipolix.errors.AntipolixError`, ends in one line
+    (``antipolix: error: ...``, exit code 2) instead of a traceback."""
+    try:
+        script()
+    except AntipolixError as exc:
+        print(f"antipolix: error: {exc}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        print("antipolix: interrupted", file=sys.stderr)
+        sys.exit(130)
+    sys.exit(0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
