@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,11 +27,12 @@ from antipolix.agents.army import FixedArmy, policy_from_spec
 from antipolix.agents.builtin import compiled_seat
 from antipolix.agents.planner import DEFAULT_WEIGHTS, WEIGHT_NAMES, WEIGHTS, weight_vector
 from antipolix.agents.search import SCRIPT_NAMES, SCRIPTS
-from antipolix.agents.tuned import tuned_weights
+from antipolix.agents.tuned import tuned_weights, weights_fingerprint
 from antipolix.autoplay import play_games
 from antipolix.errors import AgentError, ArmyError
 from antipolix.pieces import PieceType, Trait
-from antipolix.play import play_game
+from antipolix.play import play, play_game, verify
+from antipolix.replay import load_replay
 from antipolix.usage import USAGE, UsageCounter
 
 SMALL = Rules(shape=(3, 8, 8), players=2)
@@ -284,3 +286,32 @@ def test_usage_counts_of_compiled_games_are_what_the_game_reports_show() -> None
         assert np.array_equal(np.array(whole.usage), counts), seed
         totals += counts
     assert totals[0].sum() > 0 and totals[1].sum() > 0 and totals[2].sum() > 0
+
+
+def test_the_spec_names_the_tuned_weights_and_other_ones_are_not_rebuilt(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A tuned or search agent recorded with another tuned.json (a study installed since) is
+    not rebuilt as this one: its games would not be its games. A spec recorded before the
+    fingerprint existed is read as before."""
+    spec = SearchAgent(rollouts=2).spec()
+    assert spec["tuned_weights"] == weights_fingerprint() == TunedAgent().spec()["tuned_weights"]
+    assert agent_from_spec(spec).spec() == spec
+    older = {k: v for k, v in spec.items() if k != "tuned_weights"}
+    assert isinstance(agent_from_spec(older), SearchAgent)
+    rules = Rules(shape=(3, 8, 8), players=2, max_turns=4)
+    path = tmp_path / "g.apx.json.gz"
+    play(rules, [TunedAgent(), agent_named("planner")], 3, replay=path)
+    assert verify(load_replay(path)).agents_rerun
+    document = {**tuned_module._document(), "more_players": {"from": 3, "weights": {"crush": 1}}}
+    monkeypatch.setattr(tuned_module, "_document", lambda: document)
+    tuned_module._tuned.cache_clear()
+    try:
+        assert weights_fingerprint() != spec["tuned_weights"]
+        with pytest.raises(AgentError, match="played with other tuned weights"):
+            agent_from_spec(spec)
+        report = verify(load_replay(path))
+        assert not report.agents_rerun
+        assert "seat 0's agent 'tuned' played with other tuned weights" in str(report)
+    finally:
+        tuned_module._tuned.cache_clear()

@@ -18,6 +18,7 @@ import pytest
 
 from antipolix import Rules, simulate
 from antipolix.agents import AGENTS
+from antipolix.agents.tuned import weights_fingerprint
 from antipolix.cli import main
 from antipolix.errors import AgentError, AntipolixError, RulesError
 from antipolix.ladder import Ladder, LadderError, lineups, schedule, tournament
@@ -456,3 +457,18 @@ def test_the_study_script_runs(tmp_path: Path) -> None:
     assert "left out: nobody" in summary
     for players in (2, 4):
         assert (tmp_path / "results" / f"{players}-players" / "ratings.png").is_file()
+
+
+def test_a_tournament_of_other_tuned_weights_is_not_resumed(tmp_path: Path) -> None:
+    """Its folder's tuned agent played with another tuned.json (a study installed since): the
+    games are not this tuned agent's, so the folder is refused as another tournament."""
+    out = tmp_path / "t"
+    tournament(["random", "tuned"], 2, rules=TINY, seed=1, out=out, workers=0, bootstrap=0)
+    manifest = json.loads((out / "tournament.json").read_text())
+    assert manifest["agent_specs"][1]["tuned_weights"] == weights_fingerprint()
+    manifest["agent_specs"][1]["tuned_weights"] = "0" * 16
+    (out / "tournament.json").write_text(json.dumps(manifest))
+    before = listing(out)
+    with pytest.raises(LadderError, match=r"the settings of tuned differ .*tuned weights"):
+        tournament(["random", "tuned"], 4, rules=TINY, seed=1, out=out, workers=0)
+    assert listing(out) == before

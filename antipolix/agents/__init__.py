@@ -14,7 +14,7 @@ from antipolix.agents.base import Agent, Decision, Sight
 from antipolix.agents.planner import PlannerAgent
 from antipolix.agents.scripted import GreedyAgent, RandomAgent
 from antipolix.agents.search import SearchAgent
-from antipolix.agents.tuned import TunedAgent
+from antipolix.agents.tuned import TunedAgent, weights_fingerprint
 from antipolix.errors import AgentError, AntipolixError
 from antipolix.version import __version__
 
@@ -86,11 +86,18 @@ def agent_from_spec(spec: Mapping[str, Any]) -> Agent:
     cls = AGENTS.get(str(spec.get("name"))) if isinstance(spec, Mapping) else None
     if cls is None:
         raise AgentError(f"no built-in agent for {spec!r}")
+    name = spec.get("name")
     try:
-        return cls(army=policy_from_spec(spec["army"]), **dict(spec.get("params", {})))
+        agent = cls(army=policy_from_spec(spec["army"]), **dict(spec.get("params", {})))
     except (KeyError, TypeError, ValueError) as exc:
-        name = spec.get("name")
         raise AgentError(f"cannot rebuild agent {name!r} from {spec!r}: {exc}") from None
+    was, now = spec.get("tuned_weights"), agent.spec().get("tuned_weights")
+    if was is not None and was != now:  # recorded before a new tuned.json was installed
+        raise AgentError(
+            f"cannot rebuild agent {name!r}: it played with other tuned weights (fingerprint "
+            f"{was}) than this version's tuned.json ({now})"
+        )
+    return agent
 
 
 def agents_from_specs(
@@ -104,7 +111,12 @@ def agents_from_specs(
         try:
             agents.append(agent_from_spec(spec))
         except AntipolixError:
-            if name in AGENTS:
+            if spec.get("tuned_weights") not in (None, weights_fingerprint()):
+                why.append(
+                    f"seat {seat}'s agent {name!r} played with other tuned weights than this "
+                    f"antipolix's ({__version__}) tuned.json"
+                )
+            elif name in AGENTS:
                 why.append(
                     f"seat {seat}'s agent {name!r} has parameters or an army policy this "
                     f"antipolix ({__version__}) cannot rebuild"

@@ -14,6 +14,7 @@ raiders (R6).
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from importlib import resources
 from typing import Any
@@ -56,6 +57,19 @@ def _tuned(more: bool) -> FloatArray:
     return out
 
 
+def weights_fingerprint() -> str:
+    """A short digest of the weights ``tuned.json`` gives, at every table size: what tells one
+    ``tuned`` agent from another made with another ``tuned.json`` (in :meth:`TunedAgent.spec`,
+    so that a replay, a tournament or a study made before a new study was installed is not
+    read as this agent's)."""
+    more: dict[str, Any] = _document().get("more_players") or {}
+    data = {
+        "two": [float(v) for v in _tuned(False)],
+        "more": [int(more["from"]), [float(v) for v in _tuned(True)]] if more else None,
+    }
+    return hashlib.sha256(json.dumps(data).encode()).hexdigest()[:16]
+
+
 def doctrine_army() -> ArmyPolicy:
     """One of :data:`DOCTRINES` per game."""
     return MixedArmy(tuple((w, FixedArmy(mix, chief=PieceType.ARMY)) for w, mix in DOCTRINES))
@@ -75,5 +89,11 @@ class TunedAgent(PlannerAgent):
     def default_army(self) -> ArmyPolicy:
         return doctrine_army()
 
+    def spec(self) -> dict[str, Any]:
+        """The planner's, with the fingerprint of ``tuned.json``'s weights
+        (:func:`weights_fingerprint`), which :func:`~antipolix.agents.agent_from_spec`
+        checks."""
+        return {**super().spec(), "tuned_weights": weights_fingerprint()}
 
-__all__ = ["DOCTRINES", "TunedAgent", "doctrine_army", "tuned_weights"]
+
+__all__ = ["DOCTRINES", "TunedAgent", "doctrine_army", "tuned_weights", "weights_fingerprint"]

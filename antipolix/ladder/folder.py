@@ -115,7 +115,10 @@ def _specs_change(old: dict[str, Any], new: dict[str, Any]) -> str:
     changed = [a for a in now if a in was and was[a] != now[a]]
     if not changed:
         return "agent_specs differ"
-    return f"the settings of {', '.join(changed)} differ (parameters, army policy or class)"
+    return (
+        f"the settings of {', '.join(changed)} differ (parameters, army policy, class or the "
+        "tuned weights)"
+    )
 
 
 def write_manifest(folder: Path, spec: dict[str, Any], sittings: Sequence[Sitting]) -> None:
