@@ -87,17 +87,22 @@ def agent_from_spec(spec: Mapping[str, Any]) -> Agent:
     if cls is None:
         raise AgentError(f"no built-in agent for {spec!r}")
     name = spec.get("name")
-    try:
-        agent = cls(army=policy_from_spec(spec["army"]), **dict(spec.get("params", {})))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise AgentError(f"cannot rebuild agent {name!r} from {spec!r}: {exc}") from None
-    was, now = spec.get("tuned_weights"), agent.spec().get("tuned_weights")
-    if was is not None and was != now:  # recorded before a new tuned.json was installed
+    if _other_tuned_weights(spec):
         raise AgentError(
             f"cannot rebuild agent {name!r}: it played with other tuned weights (fingerprint "
-            f"{was}) than this version's tuned.json ({now})"
+            f"{spec['tuned_weights']}) than this version's tuned.json ({weights_fingerprint()})"
         )
-    return agent
+    try:
+        return cls(army=policy_from_spec(spec["army"]), **dict(spec.get("params", {})))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise AgentError(f"cannot rebuild agent {name!r} from {spec!r}: {exc}") from None
+
+
+def _other_tuned_weights(spec: Mapping[str, Any]) -> bool:
+    """Was the agent of ``spec`` made with another ``tuned.json`` (a study installed since)?
+    A spec recorded before the fingerprint existed says nothing, and is not refused."""
+    was = spec.get("tuned_weights")
+    return was is not None and was != weights_fingerprint()
 
 
 def agents_from_specs(
@@ -111,7 +116,7 @@ def agents_from_specs(
         try:
             agents.append(agent_from_spec(spec))
         except AntipolixError:
-            if spec.get("tuned_weights") not in (None, weights_fingerprint()):
+            if _other_tuned_weights(spec):
                 why.append(
                     f"seat {seat}'s agent {name!r} played with other tuned weights than this "
                     f"antipolix's ({__version__}) tuned.json"

@@ -47,14 +47,17 @@ def sigma_arg(text: str) -> float:
 
 
 def draw_arg(text: str) -> float:
-    """An argparse type: what a draw scores, from 0 to 0.5."""
+    """An argparse type: what a draw scores (:func:`~antipolix.tuning.evaluate.check_draw`)."""
+    from antipolix.tuning.evaluate import check_draw
+
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 <= value <= 0.5:
-        raise argparse.ArgumentTypeError(f"draw {value} must be from 0 to 0.5")
-    return value
+    try:
+        return check_draw(value)
+    except AntipolixError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def even_games(text: str) -> int:

@@ -99,7 +99,7 @@ def _players(settings: dict[str, Any]) -> int:
 
 
 def _mirror(settings: dict[str, Any]) -> str:
-    return " (every third group of games the entry alone)" if settings.get("mirror") else ""
+    return " (every third group of games the entry alone)" if settings["mirror"] else ""
 
 
 def report_text(

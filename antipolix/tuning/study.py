@@ -99,8 +99,8 @@ class TuningResult:
 
     @property
     def draw(self) -> float:
-        """What a level meeting scored (1/2 in studies written before it was a setting)."""
-        return float(self.settings.get("draw", DRAW_VALUE))
+        """What a level meeting scored."""
+        return float(self.settings["draw"])
 
     def table(self) -> Any:
         """One row per generation (pandas): the mean's score against the planner and in all,
@@ -374,7 +374,7 @@ class Study:
             len(entries),
             len(hall),
             self.rules.players,
-            self.settings.get("mirror", False),
+            self.settings["mirror"],
         )
         outcomes = pool.play(batch, matches, tick)
         tallies = tally(matches, outcomes, len(entries), self.settings["draw"])
@@ -394,7 +394,7 @@ class Study:
             "opponents": [
                 "planner",
                 *(f"mean of generation {h}" for h in hall),
-                *(["itself"] if self.settings.get("mirror") else []),
+                *(["itself"] if self.settings["mirror"] else []),
             ],
         }
 
