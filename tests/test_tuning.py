@@ -453,7 +453,7 @@ def test_tune_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[s
         (["--games", "3"], "must be even"),
         (["--generations", "0"], "generations 0 must be >= 1"),
         (["--population", "1"], "population 1 must be >= 2"),
-        (["--sigma0", "2"], "must be above 0 and at most 0.5"),
+        (["--sigma0", "2"], "sigma0 must be a number above 0 and at most 0.5, got 2.0"),
         (["--draw", "0.75"], "draw must be a number from 0 to 0.5 (what a draw scores), got 0.75"),
         (["--draw", "x"], "'x' is not a number"),
         (["--rule", "players=3", "--games", "4"], "games must be a multiple of 3"),

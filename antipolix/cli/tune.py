@@ -8,6 +8,7 @@ antipolix tune --out runs/tune --address auto            # on a Ray cluster
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,26 +37,27 @@ def weight_names(text: str) -> list[str]:
 
 
 def sigma_arg(text: str) -> float:
-    """An argparse type: CMA-ES's initial step size, above 0 and at most 0.5."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value <= 0.5:
-        raise argparse.ArgumentTypeError(f"sigma0 {value} must be above 0 and at most 0.5")
-    return value
+    """An argparse type: CMA-ES's initial step size
+    (:func:`~antipolix.tuning.study.check_sigma0`)."""
+    from antipolix.tuning.study import check_sigma0
+
+    return _checked_number(text, check_sigma0)
 
 
 def draw_arg(text: str) -> float:
     """An argparse type: what a draw scores (:func:`~antipolix.tuning.evaluate.check_draw`)."""
     from antipolix.tuning.evaluate import check_draw
 
+    return _checked_number(text, check_draw)
+
+
+def _checked_number(text: str, check: Callable[[float], float]) -> float:
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     try:
-        return check_draw(value)
+        return check(value)
     except AntipolixError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 

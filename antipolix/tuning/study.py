@@ -173,8 +173,7 @@ class Study:
             raise TuningError(f"mirror must be True or False, got {mirror!r}")
         if population is not None:
             _count(population, "population", 2)
-        if not is_plain_number(sigma0) or not 0 < sigma0 <= 0.5:
-            raise TuningError(f"sigma0 must be a number above 0 and at most 0.5, got {sigma0!r}")
+        sigma = check_sigma0(sigma0)
         seed = checked_seed(seed)
         space = Space.of(weights)
         base = np.array(tuned_weights(rules.players), dtype=np.float64)
@@ -197,7 +196,7 @@ class Study:
             "generations": n_generations,
             "population": lam,
             "games": n_games,
-            "sigma0": float(sigma0),
+            "sigma0": sigma,
             "hall_of_fame": hall,
             "draw": draw_value,
             "mirror": mirror,
@@ -415,6 +414,14 @@ class Study:
 
 
 # -- CMA-ES, by lists of plain floats --------------------------------------------------------------
+
+
+def check_sigma0(sigma0: object) -> float:
+    """CMA-ES's initial step size, a number above 0 and at most 0.5 of each weight's range
+    (:class:`TuningError` otherwise)."""
+    if not is_plain_number(sigma0) or not 0 < sigma0 <= 0.5:
+        raise TuningError(f"sigma0 must be a number above 0 and at most 0.5, got {sigma0!r}")
+    return float(sigma0)
 
 
 def _popsize(dims: int) -> int:
