@@ -1,15 +1,18 @@
 """The rating ladder of the built-in agents, at 2- and 4-player tables.
 
-    .venv/bin/python experiments/ladder.py [--games 200] [--games4 100] [--workers K]
-        [--agents random,greedy,planner,tuned,search] [--seed 2026] [--out runs/ladder]
-        [--rule KEY=VALUE ...]
+    .venv/bin/python experiments/ladder.py [--games 200] [--games4 96] [--players 2,4]
+        [--workers K] [--agents random,greedy,planner,tuned,search] [--seed 2026]
+        [--out runs/ladder] [--rule KEY=VALUE ...]
 
 Two tournaments (:func:`antipolix.ladder.tournament`) on the default rules (``Rules()``, R1–R3,
 ``--rule`` to change them), think times drawn by the engine (R7): every pair of agents plays
 ``--games`` games at 2-player tables, every four agents ``--games4`` games at 4-player tables,
-seats rotated. The games stay in ``--out`` (``2-players/``, ``4-players/``: resumable, run again
-to finish or to add games); the reports (``ratings.md``, ``ratings.png``, ``ratings.csv``,
-``gaps.csv``, ``scores.csv``, ``usage.csv``) and a summary with the timings go to
+in every seat order (at four players 24 orders, so that who sits beside whom on the ring of home
+zones is balanced too: a multiple of 24 plays each equally often). ``--players 4`` plays only the
+4-player tables (``2``: only the 2-player ones) and keeps the other table size's section of the
+summary as it was. The games stay in ``--out`` (``2-players/``, ``4-players/``: resumable, run
+again to finish or to add games); the reports (``ratings.md``, ``ratings.png``, ``ratings.csv``,
+``gaps.csv``, ``scores.csv``, ``usage.csv``) and a summary with the commands and timings go to
 ``experiments/results/ladder/`` (``--results``). Agents this version does not have are left out,
 and the summary says so.
 """
@@ -17,6 +20,7 @@ and the summary says so.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
@@ -37,7 +41,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agents", default=AGENT_LIST, help=f"default {AGENT_LIST}")
     parser.add_argument("--games", type=int, default=200, help="games per pair (2 players)")
-    parser.add_argument("--games4", type=int, default=100, help="games per four (4 players)")
+    parser.add_argument("--games4", type=int, default=96, help="games per four (4 players)")
+    parser.add_argument("--players", default="2,4", help="table sizes to play: 2, 4 or 2,4")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--workers", type=int, default=None, help="default: every CPU (Ray)")
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "ladder")
@@ -52,16 +57,23 @@ def main() -> None:
         print(f"not built into this version, left out: {', '.join(left_out)}")
     if len(agents) < 2:
         raise LadderError(f"a ladder needs at least two agents, got {', '.join(agents) or 'none'}")
+    sizes = {"2": [2], "4": [4], "2,4": [2, 4], "4,2": [2, 4]}.get(args.players.replace(" ", ""))
+    if sizes is None:
+        raise LadderError(
+            f"--players is 2, 4 or 2,4 (the table sizes to play), got {args.players!r}"
+        )
     rules = apply_overrides(Rules(), args.rule)
+    command = " ".join(["`.venv/bin/python experiments/ladder.py", *sys.argv[1:]]) + "`"
     lines = [
         "# Rating ladder of the built-in agents",
         "",
-        f"`.venv/bin/python experiments/ladder.py` (seed {args.seed}; rules: "
-        f"{' '.join(rules_overrides(rules)) or 'the defaults'}, think times drawn, R7).",
+        "Each section: the command that played it, what it played and its summary.",
     ]
-    if left_out:
-        lines.append(f"Not built into this version, left out: {', '.join(left_out)}.")
+    sections = _sections(args.results / "README.md")
     for players, games in ((2, args.games), (4, args.games4)):
+        if players not in sizes:
+            lines += sections.get(players, [])
+            continue
         if len(agents) < players:
             print(f"{players}-player tables need {players} agents: skipped")
             continue
@@ -87,6 +99,15 @@ def main() -> None:
             "",
             f"## {players}-player tables",
             "",
+            f"{command} (seed {args.seed}; rules: "
+            f"{' '.join(rules_overrides(rules)) or 'the defaults'}, think times drawn, R7"
+            + (
+                f"; not built into this version, left out: {', '.join(left_out)}"
+                if left_out
+                else ""
+            )
+            + ").",
+            "",
             f"{tables} lineups × {games} games = {tables * games} games; this run played "
             f"{ladder.played} in {seconds:.1f} s ({ladder.before} were already done); the "
             f"{len(ladder.games)} games took {ladder.games['seconds'].sum() / 60:.1f} min of play "
@@ -100,6 +121,26 @@ def main() -> None:
     args.results.mkdir(parents=True, exist_ok=True)
     (args.results / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"\nreports: {args.results}")
+
+
+def _sections(readme: Path) -> dict[int, list[str]]:
+    """The ``## N-player tables`` sections of an earlier summary, by N, as lines (with the
+    blank line before each), so that a run of one table size keeps the other's."""
+    if not readme.is_file():
+        return {}
+    out: dict[int, list[str]] = {}
+    current: list[str] | None = None
+    for line in readme.read_text(encoding="utf-8").splitlines():
+        if line.startswith("## ") and line.endswith("-player tables"):
+            current = out.setdefault(int(line[3:].split("-")[0]), ["", line])
+        elif line.startswith("#"):
+            current = None
+        elif current is not None:
+            current.append(line)
+    for part in out.values():
+        while part and not part[-1]:
+            part.pop()
+    return out
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
 import shlex
 import subprocess
@@ -21,8 +22,8 @@ from antipolix.agents import AGENTS
 from antipolix.agents.tuned import weights_fingerprint
 from antipolix.cli import main
 from antipolix.errors import AgentError, AntipolixError, RulesError
-from antipolix.ladder import Ladder, LadderError, lineups, schedule, tournament
-from antipolix.ladder.schedule import rotation_games, sitting_seed
+from antipolix.ladder import Ladder, LadderError, Sitting, lineups, schedule, tournament
+from antipolix.ladder.schedule import seat_orders, sitting_seed, split_games
 from antipolix.runner.rows import DETERMINISTIC_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -77,10 +78,44 @@ def test_schedule_plays_every_lineup_with_seats_rotated(
     assert all("=" not in s.folder and ":" not in s.folder for s in sittings)
 
 
-def test_rotation_games_and_seeds() -> None:
-    assert rotation_games(10, 4) == [3, 3, 2, 2]
-    assert rotation_games(1, 2) == [1, 0]
-    assert [sum(rotation_games(n, 3)) for n in range(7)] == list(range(7))
+def across(sittings: list[Sitting]) -> Counter[frozenset[str]]:
+    """At 4-player tables: games in which each two agents sat across the board from each other
+    (seats two apart on the ring of home zones, R3)."""
+    out: Counter[frozenset[str]] = Counter()
+    for s in sittings:
+        out.update({frozenset((s.seats[i], s.seats[i + 2])): s.games for i in range(2)})
+    return out
+
+
+@pytest.mark.parametrize("games", [12, 24, 36, 96])
+def test_every_seat_order_seats_every_two_agents_across_equally_often(games: int) -> None:
+    sittings = schedule(list("abcde"), 4, games, seed=0)
+    for k in range(5):
+        mine = [s for s in sittings if s.lineup == k]
+        assert set(across(mine).values()) == {games // 3}  # each of the 6 pairs, a third
+    if games % 24 == 0:
+        assert {s.games for s in sittings} == {games // 24}  # every one of the 24 orders
+
+
+def test_rotations_keep_who_sits_across_fixed() -> None:
+    sittings = schedule(list("abcd"), 4, 12, seed=0, seating="rotation")
+    assert across(sittings) == Counter({frozenset("ac"): 12, frozenset("bd"): 12})
+    assert [s.folder.rsplit("/", 1)[1] for s in sittings] == [f"rotation-{r}" for r in range(4)]
+
+
+def test_seat_orders_and_the_split_of_games() -> None:
+    for n in (2, 3, 4, 5):
+        orders = list(seat_orders(n))
+        assert len(orders) == len(set(orders)) == math.factorial(n)  # every order, once
+        assert orders[:n] == list(seat_orders(n, "rotation"))  # the lineup's own ring first
+    assert list(seat_orders(2)) == list(seat_orders(2, "rotation"))  # the same at 2 players
+    assert split_games(10, 4) == [3, 3, 2, 2]
+    assert split_games(1, 2) == [1, 0]
+    assert [sum(split_games(n, 3)) for n in range(7)] == list(range(7))
+    big = schedule([str(i) for i in range(10)], 10, 30, seed=0)  # 10! orders: only 30 made
+    assert len(big) == 30 and {s.games for s in big} == {1}
+    with pytest.raises(ValueError, match="seating must be one of all, rotation"):
+        schedule(list("ab"), 2, 2, seed=0, seating="shuffled")
     # a sitting's seed depends on the tournament seed and its seat order, not on the others
     assert sitting_seed(1, ["a", "b"]) == sitting_seed(1, ["a", "b"])
     assert sitting_seed(1, ["a", "b"]) != sitting_seed(2, ["a", "b"])
@@ -108,7 +143,7 @@ def test_a_tournament_plays_every_lineup_with_rotated_seats(played: tuple[Ladder
     for counts in seat_counts(games).values():
         assert set(counts.values()) == {3}  # each agent 3 games in each seat of its lineups
         assert len(counts) == 4
-    studies = [json.loads(p.read_text()) for p in out.glob("games/*/rotation-*/_study.json")]
+    studies = [json.loads(p.read_text()) for p in out.glob("games/*/order-*/_study.json")]
     assert len(studies) == 12
     assert {s["variants"][0]["rules"]["think_times"] for s in studies} == {"drawn"}  # R7
     assert {s["shuffle_seats"] for s in studies} == {False}
@@ -195,7 +230,7 @@ def test_more_games_grow_a_tournament_and_fewer_are_refused(tmp_path: Path) -> N
     small = tournament(THREE, 3, rules=TINY, seed=1, out=out, workers=0, bootstrap=0)
     grown = tournament(THREE, 5, rules=TINY, seed=1, out=out, workers=0, bootstrap=0)
     assert grown.played == 6 and len(grown.games) == 15
-    key = ["lineup", "rotation", "game"]
+    key = ["lineup", "order", "game"]
     first = small.games.set_index(key)
     kept = grown.games.set_index(key).loc[first.index]
     columns = [c for c in DETERMINISTIC_COLUMNS if c != "game"]
@@ -298,10 +333,39 @@ def test_a_folder_holding_something_else_is_refused(tmp_path: Path) -> None:
         tournament(THREE, 2, rules=TINY, out=file, workers=0)
 
 
+def test_a_rotation_tournament_goes_on_only_with_its_seating(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    old = tournament(THREE, 2, rules=TINY, seed=1, out=out, workers=0, seating="rotation")
+    assert old.seating == "rotation" and "seats rotated" in old.description()
+    assert "stays fixed" in (out / "ratings.md").read_text()
+    assert sorted(p.name for p in out.glob("games/*/*")) == ["rotation-0"] * 3 + ["rotation-1"] * 3
+    before = listing(out)
+    with pytest.raises(
+        LadderError, match=r"seating: 'rotation' there, 'all' now.*--seating rotation goes on"
+    ):
+        tournament(THREE, 4, rules=TINY, seed=1, out=out, workers=0)
+    assert listing(out) == before
+    # a manifest whose plan names each sitting's rotation (as earlier versions wrote) still opens
+    manifest = json.loads((out / "tournament.json").read_text())
+    for record in manifest["plan"]["sittings"]:
+        record["rotation"] = record.pop("order")
+    (out / "tournament.json").write_text(json.dumps(manifest))
+    again = Ladder.open(out, bootstrap=0)
+    assert again.games["order"].tolist() == old.games["order"].tolist()
+    grown = tournament(THREE, 4, rules=TINY, seed=1, out=out, workers=0, seating="rotation")
+    assert grown.played == 6 and grown.before == 6
+    # at two players both seatings play the same games: the same seats, seeds and splits
+    same = tournament(THREE, 4, rules=TINY, seed=1, out=tmp_path / "all", workers=0)
+    columns = list(DETERMINISTIC_COLUMNS)
+    assert same.games[columns].equals(grown.games[columns])
+    with pytest.raises(LadderError, match="seating must be all or rotation, got 'ring'"):
+        tournament(THREE, 2, rules=TINY, workers=0, seating="ring")
+
+
 def test_a_sitting_folder_holding_another_study_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "t"
     tournament(THREE, 2, rules=TINY, seed=1, out=out, workers=0, bootstrap=0)
-    first = out / "games" / "00-random-greedy" / "rotation-0"
+    first = out / "games" / "00-random-greedy" / "order-0"
     study = json.loads((first / "_study.json").read_text())
     study["seed"] += 1
     (first / "_study.json").write_text(json.dumps(study))
@@ -457,6 +521,26 @@ def test_the_study_script_runs(tmp_path: Path) -> None:
     assert "left out: nobody" in summary
     for players in (2, 4):
         assert (tmp_path / "results" / f"{players}-players" / "ratings.png").is_file()
+    # only the 4-player tables, with more games: the 2-player section stays as it was
+    two = summary[summary.index("## 2-player") : summary.index("## 4-player")]
+    again = subprocess.run(
+        [
+            sys.executable, str(ROOT / "experiments" / "ladder.py"), "--players", "4",
+            "--agents", "random,greedy,planner,random:mean_think=0.5", "--games4", "2",
+            "--workers", "0", "--out", str(tmp_path / "runs"),
+            "--results", str(tmp_path / "results"), "--rule", "shape=4,8,8",
+            "--rule", "max_turns=60",
+        ],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+    )  # fmt: skip
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert (
+        "2-player tables" not in again.stdout and "4-player tables: played 1 games" in again.stdout
+    )
+    summary = (tmp_path / "results" / "README.md").read_text()
+    assert summary[summary.index("## 2-player") : summary.index("## 4-player")] == two
+    assert "--players 4" in summary[summary.index("## 4-player") :]
+    assert summary.index("## 2-player") < summary.index("## 4-player")
 
 
 def test_a_tournament_of_other_tuned_weights_is_not_resumed(tmp_path: Path) -> None:

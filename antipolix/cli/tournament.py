@@ -24,7 +24,7 @@ from antipolix.codec import apply_overrides, load_rules_file, load_rules_table, 
 from antipolix.errors import AntipolixError, RulesError
 from antipolix.ladder import BOOTSTRAP, Ladder, tournament
 from antipolix.ladder.folder import MANIFEST
-from antipolix.ladder.schedule import lineups
+from antipolix.ladder.schedule import SEATINGS, lineups
 from antipolix.rules import Rules
 
 
@@ -33,8 +33,9 @@ def register(sub: Any) -> None:
         "tournament",
         help="rate agents: games between every lineup, Bradley–Terry ratings (Elo scale)",
         description="Play GAMES games for every lineup (every combination of PLAYERS distinct "
-        "agents), seats rotated so that every agent sits in every seat equally often, think "
-        "times drawn by the engine (R7), on Ray or in-process (--workers 0); fit Bradley–Terry "
+        "agents), in every seat order so that every agent sits in every seat, and beside and "
+        "across from every other, equally often, think times drawn by the engine (R7), on Ray "
+        "or in-process (--workers 0); fit Bradley–Terry "
         "ratings from every game's finishing order, on the Elo scale with random at 0 and 95 % "
         "bootstrap intervals (and of each gap between neighbours); print the table and write "
         "the games (Parquet, under --out/games), ratings.csv, ratings.md, ratings.png, gaps.csv, "
@@ -53,14 +54,23 @@ def register(sub: Any) -> None:
         "--games",
         type=int_at_least(1, "games "),
         default=100,
-        help="games per lineup (default 100), split over its seat rotations: a multiple of "
-        "--players seats every agent in every seat equally often",
+        help="games per lineup (default 100), split over its seat orders: a multiple of "
+        "--players seats every agent in every seat equally often; at 4 players a multiple of "
+        "12 also balances who sits beside whom",
     )
     p.add_argument(
         "--players",
         type=int_at_least(2, "players "),
         default=2,
         help="seats at a table (default 2); every combination of this many agents plays",
+    )
+    p.add_argument(
+        "--seating",
+        choices=SEATINGS,
+        default="all",
+        help="all (default): every seat order of a lineup, players! of them; rotation: only "
+        "its --players rotations, which keep who sits beside whom fixed (the home zones lie on "
+        "a ring, R3)",
     )
     add_seed_option(p, 0, "tournament seed")
     p.add_argument(
@@ -118,6 +128,7 @@ def run_tournament(args: argparse.Namespace) -> int:
             chunk_size=args.chunk_size,
             bootstrap=args.bootstrap,
             progress=not args.no_progress,
+            seating=args.seating,
         )
     except KeyboardInterrupt:
         if args.out is not None:

@@ -35,6 +35,7 @@ def describe(
     games: int,
     seed: int,
     rules: Rules,
+    seating: str = "all",
 ) -> dict[str, Any]:
     """What a tournament is, JSON-ready (the manifest, its plan aside)."""
     data = {
@@ -45,7 +46,7 @@ def describe(
         "players": int(players),
         "games_per_lineup": int(games),
         "seed": int(seed),
-        "seating": "rotation",
+        "seating": seating,
         "rules": rules_to_dict(rules),
     }
     loaded: dict[str, Any] = json.loads(json.dumps(data, default=str))
@@ -91,9 +92,11 @@ def check_folder(folder: Path, spec: dict[str, Any]) -> Literal["new", "same", "
             )
         if isinstance(change, tuple):
             what = [_specs_change(old, spec) if c == "agent_specs differ" else c for c in change]
+            was = old.get("seating")
+            hint = f" (--seating {was} goes on with it)" if was != spec["seating"] else ""
             raise LadderError(
                 f"{folder} holds a different tournament ({'; '.join(what)}); use another "
-                "folder, or delete it to start again"
+                f"folder{hint}, or delete it to start again"
             )
         state: Literal["new", "same", "grows"] = change
     else:

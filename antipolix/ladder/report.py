@@ -185,13 +185,8 @@ def summary(fit: RatingFit, head: str) -> str:
     return "\n".join(lines)
 
 
-def method(fit: RatingFit, players: int | None = None) -> str:
-    """How the ratings were made, in a paragraph."""
-    seats = (
-        f" Seats rotate: each lineup plays its {players} cyclic seat orders equally often."
-        if players is not None
-        else ""
-    )
+def method(fit: RatingFit, seats: str = "") -> str:
+    """How the ratings were made, in a paragraph (``seats``: how the tables were seated)."""
     return (
         "Every game is broken into pairwise comparisons of finishing places: the winner "
         "finished ahead of everyone; among the eliminated, the later finished ahead of the "
@@ -204,13 +199,11 @@ def method(fit: RatingFit, players: int | None = None) -> str:
         f"{fit.anchor} at 0. The 95 % intervals are the 2.5 and 97.5 percentiles of "
         f"{fit.bootstrap} bootstrap replicates that resample whole games within each lineup "
         "(the comparisons of one game are correlated). Think times are drawn by the engine "
-        "(R7 think_times = drawn), so no agent gains on the clock." + seats
+        "(R7 think_times = drawn), so no agent gains on the clock." + (f" {seats}" if seats else "")
     )
 
 
-def markdown(
-    fit: RatingFit, usage: pd.DataFrame, description: str, players: int | None = None
-) -> str:
+def markdown(fit: RatingFit, usage: pd.DataFrame, description: str, seats: str = "") -> str:
     """``ratings.md``: what was played, the ratings, the scores, the usage, the method."""
     parts = [
         "# Rating ladder",
@@ -250,7 +243,7 @@ def markdown(
         "",
         "## Method",
         "",
-        method(fit, players),
+        method(fit, seats),
         "",
     ]
     return "\n".join(parts)
@@ -317,7 +310,7 @@ def plot_ratings(fit: RatingFit, path: Path, title: str = "") -> None:
 
 
 def write_reports(
-    folder: Path, fit: RatingFit, usage: pd.DataFrame, description: str, players: int | None
+    folder: Path, fit: RatingFit, usage: pd.DataFrame, description: str, seats: str = ""
 ) -> list[Path]:
     """Write the report files into ``folder``; the paths written."""
     table = fit.table.copy()
@@ -328,7 +321,7 @@ def write_reports(
         "gaps.csv": _gaps(fit).round(4).to_csv(index=False),
         "scores.csv": scores_long(fit).to_csv(index=False),
         "usage.csv": usage.round(4).to_csv(index=False),
-        "ratings.md": markdown(fit, usage, description, players),
+        "ratings.md": markdown(fit, usage, description, seats),
     }
     out = []
     for name, text in files.items():

@@ -18,7 +18,7 @@ from antipolix.errors import AntipolixError
 from antipolix.ladder.folder import check_folder, describe, read_manifest, write_manifest
 from antipolix.ladder.ratings import BOOTSTRAP, PRIOR_SD, LadderError, RatingFit, fit
 from antipolix.ladder.report import summary, usage_table, write_reports
-from antipolix.ladder.schedule import Sitting, lineups, schedule
+from antipolix.ladder.schedule import SEATINGS, Sitting, lineups, schedule, seating_text
 from antipolix.limits import check_seed, check_size
 from antipolix.rules import Rules
 from antipolix.runner import Results, simulate
@@ -39,7 +39,7 @@ class Ladder:
     ``ratings`` (one row per agent, best first: ``rank``, ``agent``, ``rating``, ``low``,
     ``high`` (95 %), ``games``, ``wins``, ``draws``, ``losses``, ``separated``), ``scores``
     (the win-rate matrix of decided meetings), ``usage`` (pieces bought, events), ``games``
-    (every game's row, with its ``lineup`` and ``rotation``), ``fit`` (:class:`RatingFit`),
+    (every game's row, with its ``lineup`` and seat ``order``), ``fit`` (:class:`RatingFit`),
     ``manifest`` (what the tournament is). ``played``/``before``: games played by this call /
     found on disk. :meth:`open` reads a tournament folder again.
     """
@@ -107,6 +107,11 @@ class Ladder:
         return int(self.manifest["players"])
 
     @property
+    def seating(self) -> str:
+        """``"all"`` (every seat order) or ``"rotation"`` (:mod:`antipolix.ladder.schedule`)."""
+        return str(self.manifest["seating"])
+
+    @property
     def games_per_lineup(self) -> int:
         return int(self.manifest["games_per_lineup"])
 
@@ -129,7 +134,8 @@ class Ladder:
         return (
             f"{len(agents)} agents ({', '.join(agents)}) at {k}-player tables: {tables} "
             f"lineup{'s' if tables != 1 else ''} (every {k} distinct agents), "
-            f"{self.games_per_lineup} games each, seats rotated; "
+            f"{self.games_per_lineup} games each, "
+            + ("seats rotated; " if self.seating == "rotation" else "in every seat order; ")
             + (f"{total} games" if shown == total else f"{shown} of {total} games so far")
             + f", seed {self.manifest['seed']}. Rules: {overrides or 'the defaults'} "
             "(think times drawn by the engine, R7)."
@@ -151,7 +157,8 @@ class Ladder:
         """Write ``ratings.csv``, ``ratings.md``, ``ratings.png``, ``gaps.csv``, ``scores.csv``
         and ``usage.csv`` to ``folder`` (default: the tournament folder); the paths written."""
         target = self.path if folder is None else Path(folder)
-        return write_reports(target, self.fit, self.usage, self.description(), self.players)
+        seats = seating_text(self.seating, self.players)
+        return write_reports(target, self.fit, self.usage, self.description(), seats)
 
     def __repr__(self) -> str:
         return f"Ladder({str(self.path)!r}: {len(self.agents)} agents, {len(self.games)} games)"
@@ -172,6 +179,7 @@ def tournament(
     prior_sd: float = PRIOR_SD,
     progress: bool | Progress = False,
     report: bool = True,
+    seating: str = "all",
 ) -> Ladder:
     """Play a rating tournament and fit its ladder.
 
@@ -179,8 +187,11 @@ def tournament(
       agent objects, or one comma-separated text; at least two, all different (by
       :func:`~antipolix.agents.agent_label`).
     - ``games``: games *per lineup*; a lineup is each combination of ``players`` distinct
-      agents, and its games are split over the ``players`` rotations of its seats (a multiple
-      of ``players`` seats every agent in every seat equally often).
+      agents, and its games are split over its seat orders (a multiple of ``players`` seats
+      every agent in every seat equally often).
+    - ``seating``: ``"all"`` (every seat order: who sits beside whom on the ring of home zones,
+      R3, varies too; at four players 12 games per lineup balance it) or ``"rotation"`` (the
+      ``players`` rotations only), see :mod:`antipolix.ladder.schedule`.
     - ``rules``: the rules (default :class:`~antipolix.Rules`), with ``players`` set to
       ``players`` and ``think_times="drawn"`` (R7) always, so that no agent gains on the clock.
     - ``seed``, ``workers``, ``address``, ``chunk_size``, ``progress``: as in
@@ -195,7 +206,7 @@ def tournament(
     :class:`LadderError`) before any game is played or anything is written.
     """
     began = time.perf_counter()
-    plan = _prepare(agents, games, players, rules, seed, out, workers, address, chunk_size)
+    plan = _prepare(agents, games, players, rules, seed, out, workers, address, chunk_size, seating)
     if not is_int(bootstrap) or bootstrap < 0:
         raise LadderError(f"bootstrap must be an integer >= 0, got {bootstrap!r}")
     if not isinstance(prior_sd, (int, float)) or not 0 < prior_sd < math.inf:
@@ -243,6 +254,7 @@ def _prepare(
     workers: int | None,
     address: str | None,
     chunk_size: int | None,
+    seating: str,
 ) -> _Plan:
     """Every check, in the order a user fixes them; nothing written."""
     bots = _agents(agents)
@@ -256,12 +268,14 @@ def _prepare(
         )
     if not is_int(games) or games < 1:
         raise LadderError(f"games (per lineup) must be an integer >= 1, got {games!r}")
+    if seating not in SEATINGS:
+        raise LadderError(f"seating must be {' or '.join(SEATINGS)}, got {seating!r}")
     seed = check_seed(seed)
     _check_run_options(workers, address, chunk_size)
     table = _table_rules(rules, players)
-    sittings = schedule(labels, players, games, seed)
+    sittings = schedule(labels, players, games, seed, seating)
     specs = [json_spec(a) for a in bots]
-    spec = describe(labels, specs, players, games, seed, table)
+    spec = describe(labels, specs, players, games, seed, table, seating)
     keep = tempfile.TemporaryDirectory(prefix="antipolix-tournament-") if out is None else None
     folder = Path(keep.name) / "ladder" if keep is not None else Path(out or ".")
     check_folder(folder, spec)
@@ -393,7 +407,7 @@ def _play(
 
 
 def _games(folder: Path, sittings: Sequence[Sitting]) -> pd.DataFrame:
-    """Every finished game of the sittings, with its ``lineup`` and ``rotation``."""
+    """Every finished game of the sittings, with its ``lineup`` and seat ``order``."""
     import pandas as pd
 
     parts = []
@@ -402,7 +416,7 @@ def _games(folder: Path, sittings: Sequence[Sitting]) -> pd.DataFrame:
         if not path.is_dir():
             continue
         frame = Results.open(path).to_pandas()
-        parts.append(frame.assign(lineup=s.lineup, rotation=s.rotation))
+        parts.append(frame.assign(lineup=s.lineup, order=s.order))
     if not parts:
         return pd.DataFrame(columns=["agents", "winner", "elimination_order", "reason"])
     return pd.concat(parts, ignore_index=True)
@@ -412,7 +426,7 @@ def _sitting(record: dict[str, Any]) -> Sitting:
     seats = tuple(str(a) for a in record["seats"])
     return Sitting(
         lineup=int(record["lineup"]),
-        rotation=int(record["rotation"]),
+        order=int(record["order"] if "order" in record else record["rotation"]),
         seats=seats,
         agents=(),
         games=int(record["games"]),

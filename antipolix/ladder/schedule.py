@@ -1,21 +1,34 @@
-"""What a tournament plays: every lineup of ``players`` distinct agents, in every seat order of
-a rotation, each one runner study (a *sitting*) with its own seed and folder.
+"""What a tournament plays: every lineup of ``players`` distinct agents, in every seat order
+(or every rotation), each seat order one runner study (a *sitting*) with its own seed and folder.
 
 A lineup is a combination of ``players`` distinct agents (in the order the agents were given):
 ``n`` agents give C(n, players) lineups. ``games`` is the number of games *per lineup*, split
-over the lineup's ``players`` cyclic rotations (seat order ``lineup[r:] + lineup[:r]``): rotation
-``r`` plays ``games // players`` games, one more when ``r < games % players``. So every agent of
-a lineup sits in every seat equally often when ``games`` is a multiple of ``players``, and never
-more than one game more often in one seat than in another otherwise.
+over its seat orders (:func:`seat_orders`): order ``j`` of ``m`` plays ``games // m`` games, one
+more when ``j < games % m`` (:func:`split_games`).
+
+Seat orders matter beyond the seat itself. The home zones (R3) lie on a ring, so at four players
+each seat has two zones beside it and one across the board: an agent always seated beside the
+strongest one is put out first more often than one seated across from it, whatever it plays.
+With ``seating="all"`` (the default) a lineup plays every seat order, ``players!`` of them,
+grouped ring by ring: each cyclic arrangement of the lineup, then its rotations. So a number of
+games that is a multiple of ``players`` seats every agent in every seat equally often, and at
+four players a multiple of 12 seats every two agents beside and across from each other in
+proportion (a multiple of 24: every order equally often); from five players on, only a multiple
+of ``players!`` does so (with fewer games the first agents of a lineup sit beside each other more
+often). ``seating="rotation"`` plays only the ``players`` rotations ``lineup[r:] + lineup[:r]``,
+which keeps who sits beside whom fixed; at two players the two seatings are the same games.
 
 Each sitting is a study of :func:`antipolix.simulate` (seats as given, no shuffle) in
-``games/<NN>-<lineup>/rotation-<r>`` under the tournament folder, so the runner resumes it and
-grows it on its own. Its root seed is derived from the tournament seed and its seat order
-(SHA-256 of both), so a sitting's games do not depend on which other agents are in the ladder.
+``games/<NN>-<lineup>/order-<j>`` (``rotation-<r>`` with ``seating="rotation"``) under the
+tournament folder, so the runner resumes it and grows it on its own. Its root seed is derived
+from the tournament seed and its seat order (SHA-256 of both), so a sitting's games do not depend
+on which other agents are in the ladder, nor on the seating.
 
 >>> [s.seats for s in schedule(["random", "greedy", "planner"], 2, 3, seed=0)][:3]
 [('random', 'greedy'), ('greedy', 'random'), ('random', 'planner')]
->>> [s.games for s in schedule(["a", "b", "c", "d"], 4, 6, seed=0)]
+>>> [s.games for s in schedule(["a", "b", "c", "d"], 4, 6, seed=0, seating="rotation")]
+[2, 2, 1, 1]
+>>> [s.games for s in schedule(["a", "b", "c", "d"], 4, 26, seed=0)][:4]
 [2, 2, 1, 1]
 """
 
@@ -24,11 +37,13 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 GAMES = "games"  # the sittings' folders live under this subfolder of the tournament folder
+SEATINGS = ("all", "rotation")  # every seat order of a lineup; only its rotations
 
 
 @dataclass(frozen=True)
@@ -36,7 +51,7 @@ class Sitting:
     """One lineup in one seat order: a runner study of ``games`` games from root ``seed``."""
 
     lineup: int  # index of the lineup, in the order of :func:`lineups`
-    rotation: int
+    order: int  # index of the seat order, in the order of :func:`seat_orders`
     seats: tuple[str, ...]  # agent label per seat
     agents: tuple[int, ...]  # index into the ladder's agents per seat
     games: int
@@ -47,7 +62,7 @@ class Sitting:
         """The sitting as JSON-ready data (the manifest lists them)."""
         return {
             "lineup": self.lineup,
-            "rotation": self.rotation,
+            "order": self.order,
             "seats": list(self.seats),
             "games": self.games,
             "seed": self.seed,
@@ -64,13 +79,36 @@ def lineups(agents: Sequence[str], players: int) -> list[tuple[str, ...]]:
     return list(itertools.combinations(agents, players))
 
 
-def rotation_games(games: int, players: int) -> list[int]:
-    """Games of each rotation of a lineup playing ``games`` games (they add up to ``games``).
+def split_games(games: int, parts: int) -> list[int]:
+    """Games of each of ``parts`` seat orders of a lineup playing ``games`` games (they add up to
+    ``games``; the first orders play one more).
 
-    >>> rotation_games(10, 4)
+    >>> split_games(10, 4)
     [3, 3, 2, 2]
     """
-    return [games // players + (1 if r < games % players else 0) for r in range(players)]
+    return [games // parts + (1 if r < games % parts else 0) for r in range(parts)]
+
+
+def seat_orders(players: int, seating: str = "all") -> Iterator[tuple[int, ...]]:
+    """The seat orders of a lineup of ``players`` agents, as positions in the lineup.
+
+    ``"rotation"``: the ``players`` rotations. ``"all"``: every order, ring by ring: each
+    cyclic arrangement (the lineup's first agent first, the others in every order,
+    lexicographically), followed by its rotations. At four players the first three rings put
+    each agent across the board from each of the other three once; the last three are the
+    first three turned the other way.
+
+    >>> list(seat_orders(3, "rotation"))
+    [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    >>> list(seat_orders(3))
+    [(0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 2, 1), (2, 1, 0), (1, 0, 2)]
+    """
+    rings: Iterator[tuple[int, ...]] = iter([tuple(range(players))])
+    if seating == "all":
+        rings = ((0, *rest) for rest in itertools.permutations(range(1, players)))
+    for ring in rings:
+        for r in range(players):
+            yield ring[r:] + ring[:r]
 
 
 def sitting_seed(seed: int, seats: Sequence[str]) -> int:
@@ -93,27 +131,51 @@ def slug(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9.]+", "_", label).strip("_") or "agent"
 
 
-def schedule(agents: Sequence[str], players: int, games: int, seed: int) -> list[Sitting]:
-    """Every sitting of a tournament (rotations with no game left out), lineup by lineup."""
+def seating_text(seating: str, players: int) -> str:
+    """How a tournament's tables were seated, in a sentence (the reports' method).
+
+    >>> seating_text("rotation", 4).split(",")[0]
+    'Seats rotate: each lineup plays its 4 rotations equally often'
+    """
+    if seating == "rotation":
+        return (
+            f"Seats rotate: each lineup plays its {players} rotations equally often, so who "
+            "sits beside whom stays fixed."
+        )
+    return (
+        f"Each lineup plays its {math.factorial(players)} seat orders in turn, ring by ring, so "
+        "that every agent sits in every seat, and beside and across from every other on the "
+        "ring of home zones (R3), as equally often as its number of games allows."
+    )
+
+
+def schedule(
+    agents: Sequence[str], players: int, games: int, seed: int, seating: str = "all"
+) -> list[Sitting]:
+    """Every sitting of a tournament (seat orders with no game left out), lineup by lineup."""
+    if seating not in SEATINGS:
+        raise ValueError(f"seating must be one of {', '.join(SEATINGS)}, got {seating!r}")
+    count = math.factorial(players) if seating == "all" else players
+    orders = list(itertools.islice(seat_orders(players, seating), min(games, count)))
+    shares = split_games(games, len(orders)) if count <= games else [1] * games
     tables = lineups(agents, players)
     index = {a: i for i, a in enumerate(agents)}
     width = max(2, len(str(len(tables) - 1)))
+    name = "order" if seating == "all" else "rotation"
     out = []
     for k, lineup in enumerate(tables):
         folder = f"{GAMES}/{k:0{width}d}-{'-'.join(slug(a) for a in lineup)}"
-        for r, n in enumerate(rotation_games(games, players)):
-            if n == 0:
-                continue
-            seats = tuple(lineup[r:] + lineup[:r])
+        for j, order in enumerate(orders):
+            seats = tuple(lineup[i] for i in order)
             out.append(
                 Sitting(
                     lineup=k,
-                    rotation=r,
+                    order=j,
                     seats=seats,
                     agents=tuple(index[a] for a in seats),
-                    games=n,
+                    games=shares[j],
                     seed=sitting_seed(seed, seats),
-                    folder=f"{folder}/rotation-{r}",
+                    folder=f"{folder}/{name}-{j}",
                 )
             )
     return out
