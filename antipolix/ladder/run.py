@@ -21,9 +21,9 @@ from antipolix.ladder.report import summary, usage_table, write_reports
 from antipolix.ladder.schedule import SEATINGS, Sitting, lineups, schedule, seating_text
 from antipolix.limits import check_seed, check_size
 from antipolix.rules import Rules
-from antipolix.runner import Results, simulate
-from antipolix.runner.on_ray import connect, host_port
-from antipolix.runner.progress import Bar
+from antipolix.runner import Results
+from antipolix.runner.on_ray import host_port
+from antipolix.runner.run import StudyJob, simulate_studies
 from antipolix.runner.store import Store
 from antipolix.runner.study import make_study
 
@@ -355,55 +355,18 @@ def _play(
     chunk_size: int | None,
     progress: bool | Progress,
 ) -> int:
-    """Play every sitting's missing games; the number played. Ray, when used, is started (or
-    joined) once for all sittings, and only if a game is missing."""
-    total = sum(s.games for s in plan.sittings)
-    done = total - sum(plan.missing)
-    bar = Bar() if progress is True else None
-    report: Progress | None = bar if bar is not None else None
-    if callable(progress):
-        report = progress
-    played = 0
-    started = ray_ready = False
-    try:
-        if report is not None:
-            report(done, total)
-        for sitting, missing in zip(plan.sittings, plan.missing, strict=True):
-            if missing == 0:
-                continue
-            if workers != 0 and not ray_ready:
-                if bar is not None:
-                    bar.describe("starting Ray" if address is None else f"joining {address}")
-                started = connect(address, workers)
-                ray_ready = True
-            if bar is not None:
-                bar.describe(" v ".join(sitting.seats))
-            before = sitting.games - missing
-
-            def tell(now: int, _total: int, base: int = done + played, skip: int = before) -> None:
-                if report is not None:
-                    report(base + now - skip, total)
-
-            results = simulate(
-                plan.rules,
-                [plan.agents[i] for i in sitting.agents],
-                sitting.games,
-                sitting.seed,
-                workers=workers,
-                address=address,
-                out=plan.folder / sitting.folder,
-                chunk_size=chunk_size,
-                progress=tell,
-            )
-            played += results.run.games_played if results.run is not None else missing
-    finally:
-        if bar is not None:
-            bar.close()
-        if started:
-            import ray
-
-            ray.shutdown()
-    return played
+    """Play every sitting's missing games in one pool (:func:`simulate_studies`: Ray, when
+    used, is started or joined once, and only if a game is missing); the number played."""
+    jobs = [
+        StudyJob(
+            plan.rules, [plan.agents[i] for i in s.agents], s.games, s.seed, plan.folder / s.folder
+        )
+        for s in plan.sittings
+    ]
+    played = simulate_studies(
+        jobs, workers=workers, address=address, chunk_size=chunk_size, progress=progress
+    )
+    return sum(played)
 
 
 def _games(folder: Path, sittings: Sequence[Sitting]) -> pd.DataFrame:

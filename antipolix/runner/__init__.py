@@ -10,13 +10,24 @@ The parts, each a module: ``seeds`` (R12: the seed of every game, who sits where
 (rules variants and grids), ``study`` (what a study is: its description and payload), ``rows``
 (one row per game: the columns and their Arrow schema), ``store`` (the study folder: chunk
 files, resume, growth), ``sizing`` (games per chunk), ``games`` (playing a chunk), ``on_ray``
-(the Ray backend), ``progress`` (the bar), ``run`` (:func:`simulate` itself) and ``results``
+(the Ray backend), ``progress`` (the bar), ``run`` (:func:`simulate` itself, and
+:func:`simulate_studies`: several studies in one pool) and ``results``
 (reading a study back: :class:`Results`).
 """
 
 from antipolix.runner.results import Results, RunInfo
-from antipolix.runner.run import check_out, simulate
+from antipolix.runner.run import StudyJob, check_out, simulate, simulate_studies
 from antipolix.runner.seeds import game_seed, seat_order
 from antipolix.runner.variants import rules_grid
 
-__all__ = ["Results", "RunInfo", "check_out", "game_seed", "rules_grid", "seat_order", "simulate"]
+__all__ = [
+    "Results",
+    "RunInfo",
+    "StudyJob",
+    "check_out",
+    "game_seed",
+    "rules_grid",
+    "seat_order",
+    "simulate",
+    "simulate_studies",
+]

@@ -1,9 +1,10 @@
 """The Ray backend: connect (start Ray here, or join a cluster), and play chunks as tasks.
 
-The rules and agents are shipped once (``ray.put``), each task plays one chunk of consecutive
-games and returns its rows, at most ``capacity`` tasks are in flight, and each finished chunk is
-handed back at once: the driver never holds more than the chunks in flight, whatever the number
-of games. A task lost with its node is run again by Ray.
+The rules and agents of a study are shipped once (``ray.put``), each task plays one chunk of
+consecutive games and returns its rows, at most ``capacity`` tasks are in flight (from one study,
+or from several in turn), and each finished chunk is handed back at once: the driver never holds
+more than the chunks in flight, whatever the number of games. A task lost with its node is run
+again by Ray.
 """
 
 from __future__ import annotations
@@ -12,13 +13,12 @@ import contextlib
 import logging
 import os
 import socket
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from antipolix.errors import AntipolixError, SimulationError
 from antipolix.runner.games import ChunkOutput, play_chunk
-from antipolix.runner.sizing import ChunkSizer
 from antipolix.runner.store import Chunk
 from antipolix.runner.study import Payload
 
@@ -106,28 +106,54 @@ def capacity(workers: int | None) -> int:
     return cpus if workers is None else min(workers, cpus)
 
 
-def run_on_ray(payload: Payload, sizer: ChunkSizer, capacity: int) -> Generator[ChunkOutput]:
-    """Play chunks on Ray, at most ``capacity`` at a time; yield each as it finishes."""
+class Source(Protocol):
+    """A study whose chunks :func:`run_on_ray` plays: its payload, its next chunk (None when
+    none is left), and the time each chunk took (for the sizes of the next ones)."""
+
+    payload: Payload
+
+    def next(self) -> Chunk | None: ...
+
+    def record(self, games: int, seconds: float) -> None: ...
+
+
+def run_on_ray(sources: Sequence[Source], capacity: int) -> Generator[tuple[int, ChunkOutput]]:
+    """Play the chunks of one or more studies on Ray, at most ``capacity`` at a time, the first
+    study with chunks left first (so a worker never waits for the last games of a study while
+    another has games to play); yield each as it finishes, with its study's index."""
     import ray
 
     task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=False)(play_chunk)
-    try:
-        shipped = ray.put(payload)
-    except Exception as exc:
-        raise SimulationError(f"cannot send the rules and agents to Ray: {exc}") from exc
-    pending: dict[Any, Chunk] = {}
+    shipped: dict[int, Any] = {}  # study index -> its payload, put once, when first needed
+    pending: dict[Any, tuple[int, Chunk]] = {}
+
+    def submit() -> None:
+        for i, source in enumerate(sources):
+            while len(pending) < capacity and (chunk := source.next()) is not None:
+                if i not in shipped:
+                    try:
+                        shipped[i] = ray.put(source.payload)
+                    except Exception as exc:
+                        raise SimulationError(
+                            f"cannot send the rules and agents to Ray: {exc}"
+                        ) from exc
+                pending[task.remote(shipped[i], chunk)] = (i, chunk)
+            if len(pending) >= capacity:
+                return
+
     try:
         while True:
-            while len(pending) < capacity and (chunk := sizer.next()) is not None:
-                pending[task.remote(shipped, chunk)] = chunk
+            submit()
             if not pending:
                 return
             ready, _ = ray.wait(list(pending), num_returns=1)
-            outputs = [_finished(ref, pending.pop(ref)) for ref in ready]
-            for output in outputs:
-                sizer.record(output.chunk.games, output.seconds)
-            while len(pending) < capacity and (chunk := sizer.next()) is not None:
-                pending[task.remote(shipped, chunk)] = chunk  # keep workers busy, then write
+            outputs = []
+            for ref in ready:
+                i, chunk = pending.pop(ref)
+                outputs.append((i, _finished(ref, chunk)))
+            for i, output in outputs:
+                sources[i].record(output.chunk.games, output.seconds)
+            submit()  # keep workers busy, then write
             yield from outputs
     finally:
         # Tasks still running are not cancelled: ray.cancel racing with a task that is just
@@ -135,7 +161,7 @@ def run_on_ray(payload: Payload, sizer: ChunkSizer, capacity: int) -> Generator[
         # pending", seen on Ctrl-C). Their results are dropped with their references; the
         # workers are freed when they finish, or at once when the Ray started here shuts down.
         pending.clear()
-        del shipped
+        shipped.clear()
 
 
 def _finished(ref: Any, chunk: Chunk) -> ChunkOutput:

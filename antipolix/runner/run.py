@@ -11,16 +11,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from antipolix.agents import agent_label
 from antipolix.agents.base import Agent
 from antipolix.autoplay import warm
 from antipolix.checks import is_int
 from antipolix.errors import AntipolixError, SimulationError
 from antipolix.runner.games import ChunkOutput, play_chunk
-from antipolix.runner.on_ray import capacity, connect, host_port, run_on_ray
+from antipolix.runner.on_ray import capacity as on_ray_capacity
+from antipolix.runner.on_ray import connect, host_port, run_on_ray
 from antipolix.runner.progress import Bar
 from antipolix.runner.results import Results, RunInfo
 from antipolix.runner.sizing import ChunkSizer
-from antipolix.runner.store import Store
+from antipolix.runner.store import Chunk, Store
 from antipolix.runner.study import Payload, make_study
 from antipolix.runner.variants import RulesLike
 
@@ -88,20 +90,66 @@ def simulate(
     store = Store(Path(keep.name) if keep is not None else Path(out or "."), study)
     store.check()
     bar = Bar() if progress is True else None
-    run = _Run(store, payload, int(games) * len(payload.variants), bar)
-    if callable(progress):
-        run.report = progress
-    run.play(workers, address, chunk_size)
+    job = _Study(store, payload, int(games) * len(payload.variants))
+    try:
+        tell = bar if bar is not None else progress if callable(progress) else None
+        capacity = _play_studies([job], workers, address, chunk_size, tell, bar)
+    finally:
+        if bar is not None:
+            bar.close()
     info = RunInfo(
         mode="serial" if workers == 0 else "ray",
-        workers=run.capacity,
+        workers=capacity,
         workers_asked=workers,
-        games_played=run.played,
-        games_before=run.before,
+        games_played=job.played,
+        games_before=job.before,
         seconds=time.perf_counter() - began,
-        chunk_sizes=tuple(run.sizes),
+        chunk_sizes=tuple(job.sizer.sizes) if job.sizer is not None else (),
     )
     return Results(store.path, run=info, keep=keep)
+
+
+@dataclass(frozen=True)
+class StudyJob:
+    """One study of :func:`simulate_studies`: what :func:`simulate` takes for it."""
+
+    rules: RulesLike
+    agents: Sequence[Agent | str]
+    games: int
+    seed: int
+    out: Path
+
+
+def simulate_studies(
+    jobs: Sequence[StudyJob],
+    *,
+    workers: int | None = None,
+    address: str | None = None,
+    chunk_size: int | None = None,
+    progress: bool | Progress = False,
+) -> list[int]:
+    """Play the missing games of several studies, each written to its own folder as
+    :func:`simulate` with ``out=job.out`` would (the same rows), in one pool: Ray is started (or
+    joined) once, and its workers take the next study's games while a study's last ones finish,
+    so many small studies (a tournament's seat orders) keep every worker busy. ``progress``
+    counts the games of all the studies. Returns the games played, per study.
+
+    Every study is checked (arguments, folders) before any game is played."""
+    _check_options(workers, address, chunk_size, False, None)
+    studies = []
+    for job in jobs:
+        study, payload = make_study(job.rules, job.agents, job.games, job.seed, False, False)
+        store = Store(Path(job.out), study)
+        store.check()
+        studies.append(_Study(store, payload, int(job.games) * len(payload.variants)))
+    bar = Bar() if progress is True else None
+    try:
+        tell = bar if bar is not None else progress if callable(progress) else None
+        _play_studies(studies, workers, address, chunk_size, tell, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    return [s.played for s in studies]
 
 
 def _check_options(workers: Any, address: Any, chunk_size: Any, replays: bool, out: object) -> None:
@@ -119,102 +167,141 @@ def _check_options(workers: Any, address: Any, chunk_size: Any, replays: bool, o
         raise SimulationError("replays=True needs an out folder to write them to")
 
 
-@dataclass
-class _Run:
-    """One call of :func:`simulate` at work: plays the missing chunks, writes each as it
-    finishes, reports progress, and counts what it did."""
+class _Study:
+    """One study of a run: its folder, its payload and the chunks it still has to play. The
+    folder is locked from the first chunk handed out (the chunks still missing are read again
+    then) to the last one written, or to the end of the run."""
 
-    store: Store
-    payload: Payload
-    total: int
-    bar: Bar | None
-    report: Progress | None = None
-    capacity: int = 1
-    played: int = 0
-    before: int = 0
-    sizes: tuple[int, ...] | list[int] = ()
+    def __init__(self, store: Store, payload: Payload, total: int) -> None:
+        self.store, self.payload, self.total = store, payload, total
+        self.chunk_size: int | None = None
+        self.capacity = 1
+        self.before = self.played = 0
+        self.sizer: ChunkSizer | None = None
+        self._out = 0  # chunks handed out, not written yet
+        self._done = False  # no chunk left to hand out
 
-    def __post_init__(self) -> None:
-        if self.bar is not None:
-            self.report = self.bar
-
-    def play(self, workers: int | None, address: str | None, chunk_size: int | None) -> None:
-        started = False
-        try:
-            todo = self.store.missing()
-            self._tell(self.total - sum(c.games for c in todo))
-            if todo and workers != 0:
-                self._warm(todo[0].variant)
-                started = self._start_ray(workers, address)
+    def next(self) -> Chunk | None:
+        if self._done:
+            return None
+        if self.sizer is None:
             self.store.open()
             todo = self.store.missing()  # again, now that the folder is locked
             self.before = self.total - sum(c.games for c in todo)
-            sizer = ChunkSizer(todo, chunk_size, self.capacity, self.total)
-            self.sizes = sizer.sizes
-            if self.capacity < (workers or 0) and self.bar is not None:
-                self.bar.note(
-                    f"antipolix: {workers} workers asked, but Ray has {self.capacity} CPUs: "
-                    f"playing {self.capacity} games at a time"
-                )
-            self._write_all(sizer, serial=workers == 0)
-        finally:
+            self.sizer = ChunkSizer(todo, self.chunk_size, self.capacity, self.total)
+        chunk = self.sizer.next()
+        if chunk is None:
+            self._done = True
+            self._close_if_written()
+        else:
+            self._out += 1
+        return chunk
+
+    def record(self, games: int, seconds: float) -> None:
+        if self.sizer is not None:
+            self.sizer.record(games, seconds)
+
+    def write(self, output: ChunkOutput) -> None:
+        self.store.write(output.chunk, output.columns, output.replays)
+        self.played += output.chunk.games
+        self._out -= 1
+        self._close_if_written()
+
+    def _close_if_written(self) -> None:
+        if self._done and self._out == 0:
             self.store.close()
-            if self.bar is not None:
-                self.bar.close()
-            if started:
-                import ray
 
-                ray.shutdown()
 
-    def _warm(self, variant: int) -> None:
-        """The compiled core, ready in this process (compiled on the first run after an
-        install, else loaded from the disk cache) before Ray's workers need it."""
-        if self.bar is not None:
-            self.bar.describe("loading the compiled core")
-        payload = self.payload
-        # a game that cannot be played: the tasks will say which, and why
-        with contextlib.suppress(AntipolixError):
-            warm(payload.variants[variant].rules, payload.agents)
+def _outputs(
+    studies: Sequence[_Study], serial: bool, capacity: int, on_game: Callable[[], None] | None
+) -> Generator[tuple[int, ChunkOutput]]:
+    """Every chunk of the studies as it finishes, with its study's index: in this process one
+    after the other, or on Ray, ``capacity`` at a time across the studies."""
+    if not serial:
+        yield from run_on_ray(studies, capacity)
+        return
+    for i, study in enumerate(studies):
+        while (chunk := study.next()) is not None:
+            output = play_chunk(study.payload, chunk, on_game)
+            study.record(output.chunk.games, output.seconds)
+            yield i, output
 
-    def _start_ray(self, workers: int | None, address: str | None) -> bool:
-        if self.bar is not None:
-            self.bar.describe("starting Ray" if address is None else f"joining Ray at {address}")
-        started = connect(address, workers)
-        self.capacity = capacity(workers)
-        if self.bar is not None:
-            self.bar.describe("games")
-        return started
 
-    def _write_all(self, sizer: ChunkSizer, serial: bool) -> None:
-        done = live = self.before
+def _play_studies(
+    studies: Sequence[_Study],
+    workers: int | None,
+    address: str | None,
+    chunk_size: int | None,
+    tell: Progress | None,
+    bar: Bar | None = None,
+) -> int:
+    """Play the studies' missing games, writing each chunk as it finishes; Ray, when used, is
+    started (or joined) once, after the compiled core is ready in this process (warmed once for
+    each study that brings agents not warmed yet), and shut down if started here. Returns the
+    capacity (games at a time)."""
+    total = sum(s.total for s in studies)
+    missing = [sum(c.games for c in s.store.missing()) for s in studies]
+    done = total - sum(missing)
+    if tell is not None:
+        tell(done, total)
+    started = False
+    capacity = 1
+    try:
+        if any(missing) and workers != 0:
+            _warm([s for s, m in zip(studies, missing, strict=True) if m], bar)
+            if bar is not None:
+                bar.describe("starting Ray" if address is None else f"joining Ray at {address}")
+            started = connect(address, workers)
+            capacity = on_ray_capacity(workers)
+            if bar is not None:
+                bar.describe("games")
+                if capacity < (workers or 0):
+                    bar.note(
+                        f"antipolix: {workers} workers asked, but Ray has {capacity} CPUs: "
+                        f"playing {capacity} games at a time"
+                    )
+        for s in studies:
+            s.chunk_size, s.capacity = chunk_size, capacity
+        live = done
 
         def tick() -> None:  # in-process: the bar moves with every game, not every chunk
             nonlocal live
             live += 1
-            self._tell(live)
+            if tell is not None:
+                tell(live, total)
 
-        outputs = (
-            _serial(self.payload, sizer, tick if self.report is not None else None)
-            if serial
-            else run_on_ray(self.payload, sizer, self.capacity)
-        )
+        outputs = _outputs(studies, workers == 0, capacity, tick if tell is not None else None)
         with contextlib.closing(outputs):
-            for output in outputs:
-                self.store.write(output.chunk, output.columns, output.replays)
+            for i, output in outputs:
+                studies[i].write(output)
                 done += output.chunk.games
-                self.played += output.chunk.games
                 live = done
-                self._tell(done)
+                if tell is not None:
+                    tell(done, total)
+    finally:
+        for s in studies:
+            s.store.close()
+        if started:
+            import ray
 
-    def _tell(self, done: int) -> None:
-        if self.report is not None:
-            self.report(done, self.total)
+            ray.shutdown()
+    return capacity
 
 
-def _serial(
-    payload: Payload, sizer: ChunkSizer, on_game: Callable[[], None] | None = None
-) -> Generator[ChunkOutput]:
-    while (chunk := sizer.next()) is not None:
-        output = play_chunk(payload, chunk, on_game)
-        sizer.record(output.chunk.games, output.seconds)
-        yield output
+def _warm(studies: Sequence[_Study], bar: Bar | None) -> None:
+    """The compiled core, ready in this process (compiled on the first run after an install,
+    else loaded from the disk cache) before Ray's workers need it: one game for each study that
+    brings agents (or rules) not warmed yet."""
+    seen: set[str] = set()
+    for study in studies:
+        payload = study.payload
+        rules = payload.variants[0].rules
+        keys = {f"{agent_label(a)}|{rules!r}" for a in payload.agents}
+        if keys <= seen:
+            continue
+        seen |= keys
+        if bar is not None:
+            bar.describe("loading the compiled core")
+        # a game that cannot be played: the tasks will say which, and why
+        with contextlib.suppress(AntipolixError):
+            warm(rules, payload.agents)
