@@ -114,7 +114,7 @@ def test_seat_orders_and_the_split_of_games() -> None:
     assert [sum(split_games(n, 3)) for n in range(7)] == list(range(7))
     big = schedule([str(i) for i in range(10)], 10, 30, seed=0)  # 10! orders: only 30 made
     assert len(big) == 30 and {s.games for s in big} == {1}
-    with pytest.raises(ValueError, match="seating must be one of all, rotation"):
+    with pytest.raises(LadderError, match="seating must be all or rotation, got 'shuffled'"):
         schedule(list("ab"), 2, 2, seed=0, seating="shuffled")
     # a sitting's seed depends on the tournament seed and its seat order, not on the others
     assert sitting_seed(1, ["a", "b"]) == sitting_seed(1, ["a", "b"])

@@ -18,7 +18,7 @@ from antipolix.errors import AntipolixError
 from antipolix.ladder.folder import check_folder, describe, read_manifest, write_manifest
 from antipolix.ladder.ratings import BOOTSTRAP, PRIOR_SD, LadderError, RatingFit, fit
 from antipolix.ladder.report import summary, usage_table, write_reports
-from antipolix.ladder.schedule import SEATINGS, Sitting, lineups, schedule, seating_text
+from antipolix.ladder.schedule import Sitting, check_seating, lineups, schedule, seating_text
 from antipolix.limits import check_seed, check_size
 from antipolix.rules import Rules
 from antipolix.runner import Results
@@ -240,7 +240,6 @@ class _Plan:
     sittings: list[Sitting]
     spec: dict[str, Any]
     folder: Path
-    missing: list[int]  # per sitting, games not on disk yet
     keep: object = None
 
 
@@ -268,8 +267,7 @@ def _prepare(
         )
     if not is_int(games) or games < 1:
         raise LadderError(f"games (per lineup) must be an integer >= 1, got {games!r}")
-    if seating not in SEATINGS:
-        raise LadderError(f"seating must be {' or '.join(SEATINGS)}, got {seating!r}")
+    check_seating(seating)
     seed = check_seed(seed)
     _check_run_options(workers, address, chunk_size)
     table = _table_rules(rules, players)
@@ -279,8 +277,9 @@ def _prepare(
     keep = tempfile.TemporaryDirectory(prefix="antipolix-tournament-") if out is None else None
     folder = Path(keep.name) / "ladder" if keep is not None else Path(out or ".")
     check_folder(folder, spec)
-    missing = [_check_sitting(table, bots, s, folder) for s in sittings]
-    return _Plan(table, bots, labels, sittings, spec, folder, missing, keep)
+    for s in sittings:
+        _check_sitting(table, bots, s, folder)
+    return _Plan(table, bots, labels, sittings, spec, folder, keep)
 
 
 def json_spec(agent: Agent) -> dict[str, Any]:
@@ -335,15 +334,15 @@ def _check_run_options(workers: Any, address: Any, chunk_size: Any) -> None:
             raise LadderError("workers=0 plays in this process; an address needs Ray")
 
 
-def _check_sitting(rules: Rules, agents: Sequence[Agent], s: Sitting, folder: Path) -> int:
-    """Refuse what the runner would refuse for this sitting (its folder holds another study,
-    agents that cannot play these rules); the games it still has to play."""
+def _check_sitting(rules: Rules, agents: Sequence[Agent], s: Sitting, folder: Path) -> None:
+    """Refuse, naming the lineup, what the runner would refuse for this sitting (its folder
+    holds another study or stray chunk files, agents that cannot play these rules)."""
     seated = [agents[i] for i in s.agents]
     try:
         study, _ = make_study(rules, seated, s.games, s.seed, False, False)
         store = Store(folder / s.folder, study)
         store.check()
-        return sum(c.games for c in store.missing())
+        store.missing()
     except AntipolixError as exc:
         raise LadderError(f"lineup {' v '.join(s.seats)}: {exc}") from None
 

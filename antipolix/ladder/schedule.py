@@ -42,6 +42,8 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from antipolix.ladder.ratings import LadderError
+
 GAMES = "games"  # the sittings' folders live under this subfolder of the tournament folder
 SEATINGS = ("all", "rotation")  # every seat order of a lineup; only its rotations
 
@@ -131,6 +133,13 @@ def slug(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9.]+", "_", label).strip("_") or "agent"
 
 
+def check_seating(seating: object) -> str:
+    """``seating``, if it is one of :data:`SEATINGS` (:class:`LadderError` otherwise)."""
+    if seating not in SEATINGS:
+        raise LadderError(f"seating must be {' or '.join(SEATINGS)}, got {seating!r}")
+    return str(seating)
+
+
 def seating_text(seating: str, players: int) -> str:
     """How a tournament's tables were seated, in a sentence (the reports' method).
 
@@ -153,8 +162,7 @@ def schedule(
     agents: Sequence[str], players: int, games: int, seed: int, seating: str = "all"
 ) -> list[Sitting]:
     """Every sitting of a tournament (seat orders with no game left out), lineup by lineup."""
-    if seating not in SEATINGS:
-        raise ValueError(f"seating must be one of {', '.join(SEATINGS)}, got {seating!r}")
+    check_seating(seating)
     count = math.factorial(players) if seating == "all" else players
     orders = list(itertools.islice(seat_orders(players, seating), min(games, count)))
     shares = split_games(games, len(orders)) if count <= games else [1] * games

@@ -89,14 +89,8 @@ def simulate(
     keep = tempfile.TemporaryDirectory(prefix="antipolix-simulate-") if out is None else None
     store = Store(Path(keep.name) if keep is not None else Path(out or "."), study)
     store.check()
-    bar = Bar() if progress is True else None
     job = _Study(store, payload, int(games) * len(payload.variants))
-    try:
-        tell = bar if bar is not None else progress if callable(progress) else None
-        capacity = _play_studies([job], workers, address, chunk_size, tell, bar)
-    finally:
-        if bar is not None:
-            bar.close()
+    capacity = _play_studies([job], workers, address, chunk_size, progress)
     info = RunInfo(
         mode="serial" if workers == 0 else "ray",
         workers=capacity,
@@ -142,13 +136,7 @@ def simulate_studies(
         store = Store(Path(job.out), study)
         store.check()
         studies.append(_Study(store, payload, int(job.games) * len(payload.variants)))
-    bar = Bar() if progress is True else None
-    try:
-        tell = bar if bar is not None else progress if callable(progress) else None
-        _play_studies(studies, workers, address, chunk_size, tell, bar)
-    finally:
-        if bar is not None:
-            bar.close()
+    _play_studies(studies, workers, address, chunk_size, progress)
     return [s.played for s in studies]
 
 
@@ -232,23 +220,28 @@ def _play_studies(
     workers: int | None,
     address: str | None,
     chunk_size: int | None,
-    tell: Progress | None,
-    bar: Bar | None = None,
+    progress: bool | Progress,
 ) -> int:
-    """Play the studies' missing games, writing each chunk as it finishes; Ray, when used, is
-    started (or joined) once, after the compiled core is ready in this process (warmed once for
-    each study that brings agents not warmed yet), and shut down if started here. Returns the
-    capacity (games at a time)."""
+    """Play the studies' missing games, writing each chunk as it finishes, with a progress bar
+    (``progress=True``) or calls of ``progress(done, total)``; Ray, when used, is started (or
+    joined) once, after the compiled core is ready in this process (warmed once for each study
+    that brings agents not warmed yet), and shut down if started here. Returns the capacity
+    (games at a time)."""
+    bar = Bar() if progress is True else None
+    tell = bar if bar is not None else progress if callable(progress) else None
     total = sum(s.total for s in studies)
-    missing = [sum(c.games for c in s.store.missing()) for s in studies]
-    done = total - sum(missing)
+    todo = [s.store.missing() for s in studies]
+    done = total - sum(c.games for chunks in todo for c in chunks)
     if tell is not None:
         tell(done, total)
     started = False
     capacity = 1
     try:
-        if any(missing) and workers != 0:
-            _warm([s for s, m in zip(studies, missing, strict=True) if m], bar)
+        if done < total and workers != 0:
+            _warm(
+                [(s, chunks[0].variant) for s, chunks in zip(studies, todo, strict=True) if chunks],
+                bar,
+            )
             if bar is not None:
                 bar.describe("starting Ray" if address is None else f"joining Ray at {address}")
             started = connect(address, workers)
@@ -281,6 +274,8 @@ def _play_studies(
     finally:
         for s in studies:
             s.store.close()
+        if bar is not None:
+            bar.close()
         if started:
             import ray
 
@@ -288,14 +283,15 @@ def _play_studies(
     return capacity
 
 
-def _warm(studies: Sequence[_Study], bar: Bar | None) -> None:
+def _warm(first: Sequence[tuple[_Study, int]], bar: Bar | None) -> None:
     """The compiled core, ready in this process (compiled on the first run after an install,
-    else loaded from the disk cache) before Ray's workers need it: one game for each study that
-    brings agents (or rules) not warmed yet."""
+    else loaded from the disk cache) before Ray's workers need it: one game for each study
+    (with the rules variant of its first missing chunk) that brings agents or rules not warmed
+    yet."""
     seen: set[str] = set()
-    for study in studies:
+    for study, variant in first:
         payload = study.payload
-        rules = payload.variants[0].rules
+        rules = payload.variants[variant].rules
         keys = {f"{agent_label(a)}|{rules!r}" for a in payload.agents}
         if keys <= seen:
             continue
