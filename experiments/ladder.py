@@ -1,6 +1,7 @@
 """The rating ladder of the built-in agents, at 2- and 4-player tables.
 
     .venv/bin/python experiments/ladder.py [--games 200] [--games4 96] [--players 2,4]
+        [--lineup-games A,B=N ...] [--lineup-games4 A,B,C,D=N ...]
         [--workers K] [--agents random,greedy,planner,tuned,search] [--seed 2026]
         [--out runs/ladder] [--rule KEY=VALUE ...]
 
@@ -8,7 +9,9 @@ Two tournaments (:func:`antipolix.ladder.tournament`) on the default rules (``Ru
 ``--rule`` to change them), think times drawn by the engine (R7): every pair of agents plays
 ``--games`` games at 2-player tables, every four agents ``--games4`` games at 4-player tables,
 in every seat order (at four players 24 orders, so that who sits beside whom on the ring of home
-zones is balanced too: a multiple of 24 plays each equally often). ``--players 4`` plays only the
+zones is balanced too: a multiple of 24 plays each equally often). ``--lineup-games`` and
+``--lineup-games4`` give chosen lineups more games (those of fast agents cost little), to
+measure a gap between them finely. ``--players 4`` plays only the
 4-player tables (``2``: only the 2-player ones) and keeps the other table size's section of the
 summary as it was. The games stay in ``--out`` (``2-players/``, ``4-players/``: resumable, run
 again to finish or to add games); the reports (``ratings.md``, ``ratings.png``, ``ratings.csv``,
@@ -27,6 +30,7 @@ from pathlib import Path
 from antipolix import Rules
 from antipolix.agents import AGENTS
 from antipolix.cli import run_script
+from antipolix.cli.tournament import lineup_count
 from antipolix.codec import apply_overrides, rules_overrides
 from antipolix.ladder import tournament
 from antipolix.ladder.ratings import LadderError
@@ -42,6 +46,22 @@ def main() -> None:
     parser.add_argument("--agents", default=AGENT_LIST, help=f"default {AGENT_LIST}")
     parser.add_argument("--games", type=int, default=200, help="games per pair (2 players)")
     parser.add_argument("--games4", type=int, default=96, help="games per four (4 players)")
+    parser.add_argument(
+        "--lineup-games",
+        type=lineup_count,
+        action="append",
+        default=[],
+        metavar="A,B=N",
+        help="N games for this pair instead of --games (2 players; repeat for others)",
+    )
+    parser.add_argument(
+        "--lineup-games4",
+        type=lineup_count,
+        action="append",
+        default=[],
+        metavar="A,B,C,D=N",
+        help="N games for these four instead of --games4 (4 players; repeat for others)",
+    )
     parser.add_argument("--players", default="2,4", help="table sizes to play: 2, 4 or 2,4")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--workers", type=int, default=None, help="default: every CPU (Ray)")
@@ -70,13 +90,15 @@ def main() -> None:
         "Each section: the command that played it, what it played and its summary.",
     ]
     sections = _sections(args.results / "README.md")
-    for players, games in ((2, args.games), (4, args.games4)):
+    sizes_games = ((2, args.games, args.lineup_games), (4, args.games4, args.lineup_games4))
+    for players, games, chosen in sizes_games:
         if players not in sizes:
             lines += sections.get(players, [])
             continue
         if len(agents) < players:
             print(f"{players}-player tables need {players} agents: skipped")
             continue
+        more = dict(chosen)
         began = time.perf_counter()
         ladder = tournament(
             agents,
@@ -87,12 +109,16 @@ def main() -> None:
             out=args.out / f"{players}-players",
             workers=args.workers,
             progress=True,
+            lineup_games=more,
         )
         seconds = time.perf_counter() - began
         folder = args.results / f"{players}-players"
         folder.mkdir(parents=True, exist_ok=True)
         ladder.write_reports(folder)
         tables = len(lineups(agents, players))
+        given = ladder.manifest.get("lineup_games", {})  # as the tournament names them
+        chosen_text = "".join(f", {t.replace(',', ', ')} × {n}" for t, n in given.items())
+        chosen_text += " instead" if given else ""
         print(f"\n{players}-player tables: {ladder.run_line()}")
         print(ladder.summary())
         lines += [
@@ -108,10 +134,11 @@ def main() -> None:
             )
             + ").",
             "",
-            f"{tables} lineups × {games} games = {tables * games} games; this run played "
-            f"{ladder.played} in {seconds:.1f} s ({ladder.before} were already done); the "
-            f"{len(ladder.games)} games took {ladder.games['seconds'].sum() / 60:.1f} min of play "
-            f"in all, each on one core. Report: [{players}-players/ratings.md]"
+            f"{tables} lineups × {games} games{chosen_text} = {ladder.total_games} games; this "
+            f"run played {ladder.played} in {seconds:.1f} s ({ladder.before} were already "
+            f"done); the {len(ladder.games)} games took "
+            f"{ladder.games['seconds'].sum() / 60:.1f} min of play in all, each on one core. "
+            f"Report: [{players}-players/ratings.md]"
             f"({players}-players/ratings.md).",
             "",
             "```",

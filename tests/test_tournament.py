@@ -23,7 +23,12 @@ from antipolix.agents.tuned import weights_fingerprint
 from antipolix.cli import main
 from antipolix.errors import AgentError, AntipolixError, RulesError
 from antipolix.ladder import Ladder, LadderError, Sitting, lineups, schedule, tournament
-from antipolix.ladder.schedule import seat_orders, sitting_seed, split_games
+from antipolix.ladder.schedule import (
+    check_lineup_games,
+    seat_orders,
+    sitting_seed,
+    split_games,
+)
 from antipolix.runner.rows import DETERMINISTIC_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -125,6 +130,84 @@ def test_seat_orders_and_the_split_of_games() -> None:
 
 
 # -- a tournament ---------------------------------------------------------------------------------
+
+
+def test_chosen_lineups_play_their_own_number_of_games() -> None:
+    plain = schedule(THREE, 2, 4, seed=5)
+    more = schedule(THREE, 2, 4, seed=5, more={"greedy,planner": 9})
+    assert [s for s in more if s.lineup != 2] == [s for s in plain if s.lineup != 2]
+    grown = [s for s in more if s.lineup == 2]
+    assert [s.games for s in grown] == [5, 4]
+    assert [s.seed for s in grown] == [s.seed for s in plain if s.lineup == 2]  # same games
+
+
+def test_lineups_are_named_in_any_order_and_by_any_spelling() -> None:
+    agents = ["random", "greedy", "planner"]
+
+    def label(name: str) -> str:
+        return name.split(":")[0]
+
+    given = {"planner, random": 7, ("greedy", "random:mean_think=1"): 3}
+    assert check_lineup_games(agents, 2, given, label) == {"random,greedy": 3, "random,planner": 7}
+    assert check_lineup_games(agents, 2, None) == {}
+
+
+@pytest.mark.parametrize(
+    ("given", "match"),
+    [
+        ({"random": 5}, "has 1 agent; a lineup at 2-player tables has 2"),
+        ({"random,nobody": 5}, "'nobody' is not one of the agents"),
+        ({"random,random": 5}, "names an agent twice"),
+        ({"random,greedy": 5, "greedy,random": 6}, "is given twice"),
+        ({"random,greedy": 0}, "games must be an integer >= 1, got 0"),
+        ({"random,greedy": 2.5}, "games must be an integer >= 1, got 2.5"),
+        ({3: 5}, "a lineup is a comma-separated text"),
+        (["random,greedy"], "must map lineups to numbers of games"),
+    ],
+)
+def test_bad_lineup_games_are_refused_before_anything_is_written(
+    tmp_path: Path, given: object, match: str
+) -> None:
+    out = tmp_path / "t"
+    with pytest.raises(LadderError, match=match):
+        tournament(THREE, 2, rules=TINY, out=out, workers=0, lineup_games=given)  # type: ignore[arg-type]
+    assert not out.exists()
+
+
+def test_more_games_for_one_lineup_grow_only_it(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    plain = tournament(THREE, 2, rules=TINY, seed=4, out=out, workers=0, bootstrap=0)
+    assert "lineup_games" not in json.loads((out / "tournament.json").read_text())
+    grown = tournament(
+        THREE,
+        2,
+        rules=TINY,
+        seed=4,
+        out=out,
+        workers=0,
+        bootstrap=0,
+        lineup_games={"planner,greedy": 6},
+    )
+    assert grown.played == 4 and len(grown.games) == 10 and grown.complete
+    assert grown.games.groupby("lineup").size().to_dict() == {0: 2, 1: 2, 2: 6}
+    assert grown.lineup_games == {"random,greedy": 2, "random,planner": 2, "greedy,planner": 6}
+    assert "2 games each (but greedy, planner: 6)" in grown.description()
+    key = ["lineup", "order", "game"]
+    columns = [c for c in DETERMINISTIC_COLUMNS if c != "game"]
+    first = plain.games.set_index(key)
+    assert grown.games.set_index(key).loc[first.index][columns].equals(first[columns])
+    # the same lineup named otherwise is the same tournament: nothing to play
+    again = tournament(
+        THREE, 2, rules=TINY, seed=4, out=out, workers=0, bootstrap=0,
+        lineup_games={"greedy, planner": 6},
+    )  # fmt: skip
+    assert again.played == 0
+    before = listing(out)
+    for fewer in ({"greedy,planner": 5}, None):
+        with pytest.raises(LadderError, match="with 6 games for lineup greedy,planner; ask for 6"):
+            tournament(THREE, 2, rules=TINY, seed=4, out=out, workers=0, lineup_games=fewer)
+    assert listing(out) == before
+    assert Ladder.open(out, bootstrap=0).lineup_games == grown.lineup_games
 
 
 @pytest.fixture(scope="module")
@@ -413,6 +496,10 @@ def test_the_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[st
         (["--rule", "players=4"], "rules are for 4 players but --players is 2"),
         (["--rule", "think_times=agent"], "always draws think times"),
         (["--rule", "nonsense=1"], "unknown option"),
+        (["--lineup-games", "random,greedy"], "expected a lineup and its games"),
+        (["--lineup-games", "random,greedy=x"], "expected a lineup and its games"),
+        (["--lineup-games", "random=4"], "lineup 'random' has 1 agent"),
+        (["--lineup-games", "random,planner=4"], "'planner' is not one of the agents"),
     ],
 )
 def test_the_command_refuses_bad_input_in_one_line(
@@ -506,6 +593,7 @@ def test_the_study_script_runs(tmp_path: Path) -> None:
     done = subprocess.run(
         [
             sys.executable, str(ROOT / "experiments" / "ladder.py"), "--games", "2",
+            "--lineup-games", "greedy,random=3",
             "--agents", "random,greedy,planner,random:mean_think=0.5,nobody",
             "--games4", "1", "--workers", "0", "--out", str(tmp_path / "runs"),
             "--results", str(tmp_path / "results"), "--rule", "shape=4,8,8",
@@ -514,11 +602,12 @@ def test_the_study_script_runs(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=300, cwd=ROOT,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "2-player tables: played 12 games" in done.stdout
+    assert "2-player tables: played 13 games" in done.stdout
     assert "4-player tables: played 1 games" in done.stdout
     summary = (tmp_path / "results" / "README.md").read_text()
     assert "## 2-player tables" in summary and "## 4-player tables" in summary
     assert "left out: nobody" in summary
+    assert "6 lineups × 2 games, random, greedy × 3 instead = 13 games" in summary
     for players in (2, 4):
         assert (tmp_path / "results" / f"{players}-players" / "ratings.png").is_file()
     # only the 4-player tables, with more games: the 2-player section stays as it was

@@ -24,7 +24,7 @@ from antipolix.codec import apply_overrides, load_rules_file, load_rules_table, 
 from antipolix.errors import AntipolixError, RulesError
 from antipolix.ladder import BOOTSTRAP, Ladder, tournament
 from antipolix.ladder.folder import MANIFEST
-from antipolix.ladder.schedule import SEATINGS, lineups
+from antipolix.ladder.schedule import SEATINGS
 from antipolix.rules import Rules
 
 
@@ -59,6 +59,15 @@ def register(sub: Any) -> None:
         "12 also balances who sits beside whom",
     )
     p.add_argument(
+        "--lineup-games",
+        type=lineup_count,
+        action="append",
+        default=[],
+        metavar="A,B,...=N",
+        help="N games for this lineup instead of --games (its agents comma-separated, in any "
+        "order; repeat for others): more where the agents are fast or a gap needs them",
+    )
+    p.add_argument(
         "--players",
         type=int_at_least(2, "players "),
         default=2,
@@ -90,6 +99,22 @@ def register(sub: Any) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_rules_options(p)
     p.set_defaults(func=run_tournament)
+
+
+def lineup_count(text: str) -> tuple[str, int]:
+    """``A,B,...=N`` as (lineup, games); the last ``=`` splits them (agent parameters use
+    ``=`` too)."""
+    lineup, eq, count = text.rpartition("=")
+    try:
+        games = int(count)
+    except ValueError:
+        games = 0
+    if not eq or not lineup.strip() or games < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a lineup and its games, A,B,...=N with N >= 1 (greedy,planner=400), "
+            f"got {text!r}"
+        )
+    return lineup, games
 
 
 def table_rules(args: argparse.Namespace) -> Rules:
@@ -129,6 +154,7 @@ def run_tournament(args: argparse.Namespace) -> int:
             bootstrap=args.bootstrap,
             progress=not args.no_progress,
             seating=args.seating,
+            lineup_games=dict(args.lineup_games),
         )
     except KeyboardInterrupt:
         if args.out is not None:
@@ -152,7 +178,7 @@ def _interrupted(out: Path) -> None:
         saved = Ladder.open(out, bootstrap=0)
     except AntipolixError:
         return
-    total = len(lineups(saved.agents, saved.players)) * saved.games_per_lineup
+    total = saved.total_games
     print(
         f"antipolix: {len(saved.games)} of {total} games are saved in {out}; run the same "
         "command again to play the rest",

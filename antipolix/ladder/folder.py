@@ -2,28 +2,30 @@
 sittings' runner studies under ``games/``, and the reports.
 
 A folder is used again only for the same tournament (it resumes: the runner plays only what is
-missing), or for the same tournament with more games per lineup (it grows); a folder holding
-another tournament, a ``simulate`` study or other files is refused before anything is written.
+missing), or for the same tournament with more games per lineup or for chosen lineups (it
+grows); a folder holding another tournament, a ``simulate`` study or other files is refused
+before anything is written.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from antipolix.codec import rules_to_dict
 from antipolix.files import check_creatable, compare_studies, refuse_other_files, write_atomically
 from antipolix.ladder.ratings import LadderError
-from antipolix.ladder.schedule import GAMES, Sitting
+from antipolix.ladder.schedule import GAMES, Sitting, lineup_games, lineup_key, lineups
 from antipolix.rules import Rules
 from antipolix.runner.store import STUDY_FILE
 
 MANIFEST = "tournament.json"
 FORMAT = "antipolix-tournament"
 VERSION = 1
+LINEUP_GAMES = "lineup_games"  # games of chosen lineups, when not games_per_lineup
 PLAN = "plan"  # the manifest's derived part (lineups, sittings): written, never compared
 REPORTS = ("ratings.csv", "ratings.md", "ratings.png", "scores.csv", "usage.csv")
 
@@ -36,8 +38,11 @@ def describe(
     seed: int,
     rules: Rules,
     seating: str = "all",
+    more: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
-    """What a tournament is, JSON-ready (the manifest, its plan aside)."""
+    """What a tournament is, JSON-ready (the manifest, its plan aside). ``more``: games of
+    chosen lineups (:func:`~antipolix.ladder.schedule.check_lineup_games`), kept only when
+    some are chosen, so that a tournament without them reads as before."""
     data = {
         "format": FORMAT,
         "version": VERSION,
@@ -49,6 +54,8 @@ def describe(
         "seating": seating,
         "rules": rules_to_dict(rules),
     }
+    if more:
+        data[LINEUP_GAMES] = dict(more)
     loaded: dict[str, Any] = json.loads(json.dumps(data, default=str))
     return loaded
 
@@ -83,12 +90,11 @@ def check_folder(folder: Path, spec: dict[str, Any]) -> Literal["new", "same", "
         raise LadderError(f"cannot use {folder} for a tournament: it is not a folder")
     if (folder / MANIFEST).exists():
         old = {k: v for k, v in read_manifest(folder).items() if k != PLAN}
-        change = compare_studies(old, spec, grows="games_per_lineup")
-        if change == "shrinks":
-            had = old["games_per_lineup"]
+        change = _compare(old, spec)
+        if isinstance(change, str) and change.startswith("shrinks"):
             raise LadderError(
-                f"{folder} holds this tournament with {had} games per lineup; ask for {had} or "
-                "more (a tournament grows, it never shrinks), or use another folder"
+                f"{folder} holds this tournament with {change.removeprefix('shrinks ')} or more (a "
+                "tournament grows, it never shrinks), or use another folder"
             )
         if isinstance(change, tuple):
             what = [_specs_change(old, spec) if c == "agent_specs differ" else c for c in change]
@@ -98,7 +104,8 @@ def check_folder(folder: Path, spec: dict[str, Any]) -> Literal["new", "same", "
                 f"{folder} holds a different tournament ({'; '.join(what)}); use another "
                 f"folder{hint}, or delete it to start again"
             )
-        state: Literal["new", "same", "grows"] = change
+        assert change in ("same", "grows")
+        state: Literal["new", "same", "grows"] = "same" if change == "same" else "grows"
     else:
         if (folder / STUDY_FILE).exists():
             raise LadderError(
@@ -109,6 +116,28 @@ def check_folder(folder: Path, spec: dict[str, Any]) -> Literal["new", "same", "
     if not os.access(folder, os.W_OK | os.X_OK):
         raise LadderError(f"cannot write to {folder}: permission denied")
     return state
+
+
+def _compare(old: dict[str, Any], new: dict[str, Any]) -> str | tuple[str, ...]:
+    """``"same"``, ``"grows"`` (no lineup plays fewer games, one more), ``"shrinks <what>"``
+    (a lineup would play fewer), or what else differs (:func:`compare_studies`)."""
+    counts = ("games_per_lineup", LINEUP_GAMES)
+    rest = compare_studies(
+        {k: v for k, v in old.items() if k not in counts},
+        {k: v for k, v in new.items() if k not in counts},
+        grows="games_per_lineup",
+    )
+    if rest != "same":
+        return rest
+    agents, players = new["agents"], new["players"]
+    had = lineup_games(agents, players, old["games_per_lineup"], old.get(LINEUP_GAMES))
+    want = lineup_games(agents, players, new["games_per_lineup"], new.get(LINEUP_GAMES))
+    for lineup, a, b in zip(lineups(agents, players), had, want, strict=True):
+        if b < a:
+            if not old.get(LINEUP_GAMES) and not new.get(LINEUP_GAMES):
+                return f"shrinks {a} games per lineup; ask for {a}"
+            return f"shrinks {a} games for lineup {lineup_key(lineup)}; ask for {a}"
+    return "same" if had == want else "grows"
 
 
 def _specs_change(old: dict[str, Any], new: dict[str, Any]) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,10 +15,25 @@ from antipolix.agents import Agent, agent_label, agent_named
 from antipolix.checks import is_int
 from antipolix.codec import rules_from_dict, rules_overrides, with_options
 from antipolix.errors import AntipolixError
-from antipolix.ladder.folder import check_folder, describe, read_manifest, write_manifest
+from antipolix.ladder.folder import (
+    LINEUP_GAMES,
+    check_folder,
+    describe,
+    read_manifest,
+    write_manifest,
+)
 from antipolix.ladder.ratings import BOOTSTRAP, PRIOR_SD, LadderError, RatingFit, fit
 from antipolix.ladder.report import summary, usage_table, write_reports
-from antipolix.ladder.schedule import Sitting, check_seating, lineups, schedule, seating_text
+from antipolix.ladder.schedule import (
+    Sitting,
+    check_lineup_games,
+    check_seating,
+    lineup_games,
+    lineup_key,
+    lineups,
+    schedule,
+    seating_text,
+)
 from antipolix.limits import check_seed, check_size
 from antipolix.rules import Rules
 from antipolix.runner import Results
@@ -113,7 +128,20 @@ class Ladder:
 
     @property
     def games_per_lineup(self) -> int:
+        """The games of a lineup not named in :attr:`lineup_games`."""
         return int(self.manifest["games_per_lineup"])
+
+    @property
+    def lineup_games(self) -> dict[str, int]:
+        """The games of every lineup (agents comma-separated), as the tournament plays them."""
+        agents, k = self.agents, self.players
+        counts = lineup_games(agents, k, self.games_per_lineup, self.manifest.get(LINEUP_GAMES))
+        return {lineup_key(t): n for t, n in zip(lineups(agents, k), counts, strict=True)}
+
+    @property
+    def total_games(self) -> int:
+        """The games of the whole tournament, played or not."""
+        return sum(self.lineup_games.values())
 
     @property
     def rules(self) -> Rules:
@@ -121,20 +149,23 @@ class Ladder:
 
     @property
     def complete(self) -> bool:
-        tables = len(lineups(self.agents, self.players))
-        return len(self.games) == tables * self.games_per_lineup
+        return len(self.games) == self.total_games
 
     def description(self) -> str:
         """What was played, in a sentence or two."""
         agents, k = self.agents, self.players
         tables = len(lineups(agents, k))
-        total = tables * self.games_per_lineup
+        total = self.total_games
         shown = len(self.games)
+        chosen = self.manifest.get(LINEUP_GAMES) or {}
+        more = "; ".join(f"{key.replace(',', ', ')}: {n}" for key, n in chosen.items())
         overrides = " ".join(rules_overrides(self.rules))
         return (
             f"{len(agents)} agents ({', '.join(agents)}) at {k}-player tables: {tables} "
             f"lineup{'s' if tables != 1 else ''} (every {k} distinct agents), "
-            f"{self.games_per_lineup} games each, "
+            f"{self.games_per_lineup} games each"
+            + (f" (but {more})" if more else "")
+            + ", "
             + ("seats rotated; " if self.seating == "rotation" else "in every seat order; ")
             + (f"{total} games" if shown == total else f"{shown} of {total} games so far")
             + f", seed {self.manifest['seed']}. Rules: {overrides or 'the defaults'} "
@@ -180,6 +211,7 @@ def tournament(
     progress: bool | Progress = False,
     report: bool = True,
     seating: str = "all",
+    lineup_games: Mapping[str | Sequence[str], int] | None = None,
 ) -> Ladder:
     """Play a rating tournament and fit its ladder.
 
@@ -192,6 +224,10 @@ def tournament(
     - ``seating``: ``"all"`` (every seat order: who sits beside whom on the ring of home zones,
       R3, varies too; at four players 12 games per lineup balance it) or ``"rotation"`` (the
       ``players`` rotations only), see :mod:`antipolix.ladder.schedule`.
+    - ``lineup_games``: games for chosen lineups instead of ``games``, e.g.
+      ``{"greedy,planner": 2000}`` (a lineup's agents comma-separated, in any order): more games
+      where the agents are fast, or where a gap between two agents needs them. They grow and
+      never shrink, as ``games`` does.
     - ``rules``: the rules (default :class:`~antipolix.Rules`), with ``players`` set to
       ``players`` and ``think_times="drawn"`` (R7) always, so that no agent gains on the clock.
     - ``seed``, ``workers``, ``address``, ``chunk_size``, ``progress``: as in
@@ -206,7 +242,10 @@ def tournament(
     :class:`LadderError`) before any game is played or anything is written.
     """
     began = time.perf_counter()
-    plan = _prepare(agents, games, players, rules, seed, out, workers, address, chunk_size, seating)
+    plan = _prepare(
+        agents, games, players, rules, seed, out, workers, address, chunk_size, seating,
+        lineup_games,
+    )  # fmt: skip
     if not is_int(bootstrap) or bootstrap < 0:
         raise LadderError(f"bootstrap must be an integer >= 0, got {bootstrap!r}")
     if not isinstance(prior_sd, (int, float)) or not 0 < prior_sd < math.inf:
@@ -254,6 +293,7 @@ def _prepare(
     address: str | None,
     chunk_size: int | None,
     seating: str,
+    lineup_games: object = None,
 ) -> _Plan:
     """Every check, in the order a user fixes them; nothing written."""
     bots = _agents(agents)
@@ -271,15 +311,21 @@ def _prepare(
     seed = check_seed(seed)
     _check_run_options(workers, address, chunk_size)
     table = _table_rules(rules, players)
-    sittings = schedule(labels, players, games, seed, seating)
+    more = check_lineup_games(labels, players, lineup_games, _label)
+    sittings = schedule(labels, players, games, seed, seating, more)
     specs = [json_spec(a) for a in bots]
-    spec = describe(labels, specs, players, games, seed, table, seating)
+    spec = describe(labels, specs, players, games, seed, table, seating, more)
     keep = tempfile.TemporaryDirectory(prefix="antipolix-tournament-") if out is None else None
     folder = Path(keep.name) / "ladder" if keep is not None else Path(out or ".")
     check_folder(folder, spec)
     for s in sittings:
         _check_sitting(table, bots, s, folder)
     return _Plan(table, bots, labels, sittings, spec, folder, keep)
+
+
+def _label(name: str) -> str:
+    """The ladder label of an agent name (``search:rollouts=8`` is ``search``)."""
+    return agent_label(agent_named(name))
 
 
 def json_spec(agent: Agent) -> dict[str, Any]:

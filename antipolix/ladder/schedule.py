@@ -2,9 +2,10 @@
 (or every rotation), each seat order one runner study (a *sitting*) with its own seed and folder.
 
 A lineup is a combination of ``players`` distinct agents (in the order the agents were given):
-``n`` agents give C(n, players) lineups. ``games`` is the number of games *per lineup*, split
-over its seat orders (:func:`seat_orders`): order ``j`` of ``m`` plays ``games // m`` games, one
-more when ``j < games % m`` (:func:`split_games`).
+``n`` agents give C(n, players) lineups. ``games`` is the number of games *per lineup* (chosen
+lineups may play another number: :func:`check_lineup_games`), split over its seat orders
+(:func:`seat_orders`): order ``j`` of ``m`` plays ``games // m`` games, one more when
+``j < games % m`` (:func:`split_games`).
 
 Seat orders matter beyond the seat itself. The home zones (R3) lie on a ring, so at four players
 each seat has two zones beside it and one across the board: an agent always seated beside the
@@ -34,14 +35,17 @@ on which other agents are in the ladder, nor on the seating.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import json
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from antipolix.checks import is_int
+from antipolix.errors import AntipolixError
 from antipolix.ladder.ratings import LadderError
 
 GAMES = "games"  # the sittings' folders live under this subfolder of the tournament folder
@@ -158,20 +162,103 @@ def seating_text(seating: str, players: int) -> str:
     )
 
 
+def lineup_key(lineup: Sequence[str]) -> str:
+    """A lineup as text: its agents' labels, comma-separated (the manifest's key).
+
+    >>> lineup_key(("greedy", "planner"))
+    'greedy,planner'
+    """
+    return ",".join(lineup)
+
+
+def lineup_games(
+    agents: Sequence[str], players: int, games: int, more: Mapping[str, int] | None = None
+) -> list[int]:
+    """The games of every lineup (in the order of :func:`lineups`): ``games``, or the number
+    ``more`` gives for it (keyed by :func:`lineup_key`, as :func:`check_lineup_games` makes it).
+
+    >>> lineup_games(["a", "b", "c"], 2, 10, {"a,c": 40})
+    [10, 40, 10]
+    """
+    given = dict(more or {})
+    return [int(given.get(lineup_key(t), games)) for t in lineups(agents, players)]
+
+
+def check_lineup_games(
+    agents: Sequence[str],
+    players: int,
+    more: object,
+    label: Callable[[str], str] | None = None,
+) -> dict[str, int]:
+    """Games for chosen lineups, keyed by :func:`lineup_key` in the order of :func:`lineups`.
+
+    ``more`` maps a lineup (its agents as a comma-separated text or a sequence of names, in any
+    order) to its number of games (an integer >= 1). ``label`` turns a name the ladder does not
+    list as it is (``"search:rollouts=8"``) into the ladder's label (``"search"``).
+    :class:`LadderError` names what is wrong.
+
+    >>> check_lineup_games(["a", "b", "c"], 2, {"c, a": 40})
+    {'a,c': 40}
+    """
+    if more is None:
+        return {}
+    if not isinstance(more, Mapping):
+        raise LadderError(f"lineup games must map lineups to numbers of games, got {more!r}")
+    tables = lineups(agents, players)
+    position = {a: i for i, a in enumerate(agents)}
+    found: dict[int, int] = {}
+    for key, count in more.items():
+        names = [n.strip() for n in key.split(",")] if isinstance(key, str) else key
+        if not isinstance(names, Sequence) or not all(isinstance(n, str) for n in names):
+            raise LadderError(f"a lineup is a comma-separated text of agent names, got {key!r}")
+        shown = ",".join(names)
+        if len(names) != players:
+            raise LadderError(
+                f"lineup {shown!r} has {len(names)} agent{'s' if len(names) != 1 else ''}; "
+                f"a lineup at {players}-player tables has {players}"
+            )
+        chosen = []
+        for name in names:
+            if name not in position and label is not None:
+                with contextlib.suppress(AntipolixError):
+                    name = label(name)
+            if name not in position:
+                raise LadderError(
+                    f"lineup {shown!r}: {name!r} is not one of the agents ({', '.join(agents)})"
+                )
+            chosen.append(name)
+        if len(set(chosen)) != len(chosen):
+            raise LadderError(f"lineup {shown!r} names an agent twice; its agents are distinct")
+        k = tables.index(tuple(sorted(chosen, key=position.__getitem__)))
+        if k in found:
+            raise LadderError(f"lineup {shown!r} is given twice")
+        if not is_int(count) or count < 1:
+            raise LadderError(f"lineup {shown!r}: games must be an integer >= 1, got {count!r}")
+        found[k] = int(count)
+    return {lineup_key(tables[k]): found[k] for k in sorted(found)}
+
+
 def schedule(
-    agents: Sequence[str], players: int, games: int, seed: int, seating: str = "all"
+    agents: Sequence[str],
+    players: int,
+    games: int,
+    seed: int,
+    seating: str = "all",
+    more: Mapping[str, int] | None = None,
 ) -> list[Sitting]:
-    """Every sitting of a tournament (seat orders with no game left out), lineup by lineup."""
+    """Every sitting of a tournament (seat orders with no game left out), lineup by lineup:
+    ``games`` per lineup, or the number ``more`` gives for it (:func:`lineup_games`)."""
     check_seating(seating)
     count = math.factorial(players) if seating == "all" else players
-    orders = list(itertools.islice(seat_orders(players, seating), min(games, count)))
-    shares = split_games(games, len(orders)) if count <= games else [1] * games
     tables = lineups(agents, players)
     index = {a: i for i, a in enumerate(agents)}
     width = max(2, len(str(len(tables) - 1)))
     name = "order" if seating == "all" else "rotation"
     out = []
-    for k, lineup in enumerate(tables):
+    counts = lineup_games(agents, players, games, more)
+    for k, (lineup, played) in enumerate(zip(tables, counts, strict=True)):
+        orders = list(itertools.islice(seat_orders(players, seating), min(played, count)))
+        shares = split_games(played, len(orders)) if count <= played else [1] * played
         folder = f"{GAMES}/{k:0{width}d}-{'-'.join(slug(a) for a in lineup)}"
         for j, order in enumerate(orders):
             seats = tuple(lineup[i] for i in order)
