@@ -33,6 +33,7 @@ from antipolix.cli import run_script
 from antipolix.cli.tournament import lineup_count
 from antipolix.codec import apply_overrides, rules_overrides
 from antipolix.ladder import tournament
+from antipolix.ladder.folder import LINEUP_GAMES
 from antipolix.ladder.ratings import LadderError
 from antipolix.ladder.schedule import lineups
 
@@ -116,7 +117,7 @@ def main() -> None:
         folder.mkdir(parents=True, exist_ok=True)
         ladder.write_reports(folder)
         tables = len(lineups(agents, players))
-        given = ladder.manifest.get("lineup_games", {})  # as the tournament names them
+        given = ladder.manifest.get(LINEUP_GAMES, {})  # as the tournament names them
         chosen_text = "".join(f", {t.replace(',', ', ')} × {n}" for t, n in given.items())
         chosen_text += " instead" if given else ""
         print(f"\n{players}-player tables: {ladder.run_line()}")

@@ -90,12 +90,7 @@ def check_folder(folder: Path, spec: dict[str, Any]) -> Literal["new", "same", "
         raise LadderError(f"cannot use {folder} for a tournament: it is not a folder")
     if (folder / MANIFEST).exists():
         old = {k: v for k, v in read_manifest(folder).items() if k != PLAN}
-        change = _compare(old, spec)
-        if isinstance(change, str) and change.startswith("shrinks"):
-            raise LadderError(
-                f"{folder} holds this tournament with {change.removeprefix('shrinks ')} or more (a "
-                "tournament grows, it never shrinks), or use another folder"
-            )
+        change = _compare(folder, old, spec)
         if isinstance(change, tuple):
             what = [_specs_change(old, spec) if c == "agent_specs differ" else c for c in change]
             was = old.get("seating")
@@ -104,8 +99,7 @@ def check_folder(folder: Path, spec: dict[str, Any]) -> Literal["new", "same", "
                 f"{folder} holds a different tournament ({'; '.join(what)}); use another "
                 f"folder{hint}, or delete it to start again"
             )
-        assert change in ("same", "grows")
-        state: Literal["new", "same", "grows"] = "same" if change == "same" else "grows"
+        state: Literal["new", "same", "grows"] = change
     else:
         if (folder / STUDY_FILE).exists():
             raise LadderError(
@@ -118,25 +112,30 @@ def check_folder(folder: Path, spec: dict[str, Any]) -> Literal["new", "same", "
     return state
 
 
-def _compare(old: dict[str, Any], new: dict[str, Any]) -> str | tuple[str, ...]:
-    """``"same"``, ``"grows"`` (no lineup plays fewer games, one more), ``"shrinks <what>"``
-    (a lineup would play fewer), or what else differs (:func:`compare_studies`)."""
+def _compare(
+    folder: Path, old: dict[str, Any], new: dict[str, Any]
+) -> Literal["same", "grows"] | tuple[str, ...]:
+    """``"same"``, ``"grows"`` (no lineup plays fewer games, one more), or what else differs
+    (:func:`compare_studies`); :class:`LadderError` when a lineup would play fewer games."""
     counts = ("games_per_lineup", LINEUP_GAMES)
     rest = compare_studies(
         {k: v for k, v in old.items() if k not in counts},
         {k: v for k, v in new.items() if k not in counts},
-        grows="games_per_lineup",
+        grows="games_per_lineup",  # left out above: "same" or what differs, never "grows"
     )
-    if rest != "same":
+    if isinstance(rest, tuple):
         return rest
     agents, players = new["agents"], new["players"]
     had = lineup_games(agents, players, old["games_per_lineup"], old.get(LINEUP_GAMES))
     want = lineup_games(agents, players, new["games_per_lineup"], new.get(LINEUP_GAMES))
     for lineup, a, b in zip(lineups(agents, players), had, want, strict=True):
         if b < a:
-            if not old.get(LINEUP_GAMES) and not new.get(LINEUP_GAMES):
-                return f"shrinks {a} games per lineup; ask for {a}"
-            return f"shrinks {a} games for lineup {lineup_key(lineup)}; ask for {a}"
+            per = LINEUP_GAMES in old or LINEUP_GAMES in new
+            what = f"games for lineup {lineup_key(lineup)}" if per else "games per lineup"
+            raise LadderError(
+                f"{folder} holds this tournament with {a} {what}; ask for {a} or more (a "
+                "tournament grows, it never shrinks), or use another folder"
+            )
     return "same" if had == want else "grows"
 
 
