@@ -64,3 +64,50 @@ def test_a_study_script_refuses_bad_input_in_one_line_writing_nothing(
     assert done.stderr.startswith("antipolix: error:") and message in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert not out.exists() and not results.exists()
+
+
+def _match(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "experiments" / "match.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+
+
+def test_a_match_is_the_same_game_for_game_on_one_worker_or_two(tmp_path: Path) -> None:
+    out = tmp_path / "match.md"
+    one = _match("greedy", "random", "--games", "6", "--seed", "5", "--workers", "1")
+    two = _match(
+        "greedy", "random", "--games", "6", "--seed", "5", "--workers", "2",
+        "--out", str(out),
+    )  # fmt: skip
+    assert one.returncode == 0 and two.returncode == 0, one.stderr[-2000:] + two.stderr[-2000:]
+    marks = one.stdout.splitlines()[1]
+    assert len(marks) == 6 and set(marks) <= set("ab.")
+    assert two.stdout.splitlines()[1] == marks
+    summary = one.stdout.splitlines()[0]
+    wins, losses, draws = marks.count("a"), marks.count("b"), marks.count(".")
+    assert f"greedy won {wins}, lost {losses}, drew {draws}" in summary
+    text = out.read_text(encoding="utf-8")
+    assert "experiments/match.py greedy random --games 6 --seed 5" in text and marks in text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["search:rollouts=two", "tuned"], "rollouts must be"),
+        (["tuned", "nobody"], "unknown agent 'nobody'"),
+        (["tuned", "planner", "--games", "0"], "--games and --workers must be at least 1"),
+    ],
+)
+def test_a_match_refuses_bad_input_in_one_line_writing_nothing(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    out = tmp_path / "match.md"
+    done = _match(*args, "--out", str(out))
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert done.stderr.startswith("antipolix: error:") and message in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert not out.exists()
