@@ -5,7 +5,7 @@ Each game is played three ways from the same seed: by the oracle; through :class
 compiled turn and agents, events decoded as objects); and whole in compiled code
 (:mod:`antipolix.autoplay`, the mass-simulation path), which gives no events but a digest of
 them that must equal the :class:`Game`'s. Six rule sets, random and greedy seats mixed, a
-planner in one game of four; over two hundred games in the default run, over a thousand with the
+planner in one game of four; over a hundred games in the default run, over a thousand with the
 slow suite.
 """
 
@@ -42,9 +42,9 @@ RULE_SETS = {
     "ten_players": Rules(shape=(4, 12, 12), players=10, budget=24),
     "teleporters": Rules(players=2),
 }
-DEFAULT_GAMES = 40  # per rule set, in the default run ...
-LONG_GAMES = {"defence_all": 12}  # ... but fewer where the oracle's games last long
-SLOW_GAMES = 170  # more per rule set, with the slow suite
+DEFAULT_GAMES = 20  # per rule set, in the default run ...
+LONG_GAMES = {"defence_all": 6}  # ... but fewer where the oracle's games last long
+SLOW_GAMES = 190  # more per rule set, with the slow suite
 PLANNER_EVERY = 4  # one game in four has a planner at seat 0
 
 
