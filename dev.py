@@ -5,6 +5,9 @@
     python3 dev.py test             # set up, then lint, type-check and run the default tests
     python3 dev.py test --all       # ... including the slow suites (marked ``slow``)
 
+``test`` runs pytest in parallel, one process a CPU up to four (pytest-xdist, each test file
+whole in one process); pass ``-n 0`` to run it in one process, or ``-n N`` for N.
+
 Set-up creates ``.venv`` beside this file and installs the package with its dev extras into it.
 It is re-done only when ``pyproject.toml`` changes, so later runs start at once.
 
@@ -77,6 +80,18 @@ def demo(args: list[str]) -> None:
     run(PY, "-m", "antipolix", "demo", *args)
 
 
+MAX_TEST_PROCESSES = 4  # each compiles (or loads) the kernels and may start its own Ray
+
+
+def parallel(args: list[str], cpus: int | None) -> list[str]:
+    """pytest-xdist's options for this machine, unless ``args`` chose a number of processes:
+    one process a CPU up to :data:`MAX_TEST_PROCESSES`, each test file whole in one process
+    (its module fixtures and its compiled kernels shared); none on one CPU or without xdist."""
+    chosen = any(a.startswith(("-n", "--numprocesses")) or a == "no:xdist" for a in args)
+    n = min(cpus or 1, MAX_TEST_PROCESSES)
+    return [] if chosen or n < 2 else ["-n", str(n), "--dist", "loadfile"]
+
+
 def test(args: list[str]) -> None:
     ensure_chromium()
     run(PY, "-m", "ruff", "check", ".")
@@ -85,7 +100,7 @@ def test(args: list[str]) -> None:
     if "--all" in pytest_args:
         pytest_args.remove("--all")
         pytest_args += ["-m", ""]  # overrides the "not slow" default of pyproject.toml
-    run(PY, "-m", "pytest", *pytest_args)
+    run(PY, "-m", "pytest", *parallel(pytest_args, os.cpu_count()), *pytest_args)
 
 
 JOBS = {"demo": demo, "test": test}

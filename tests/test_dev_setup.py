@@ -87,3 +87,23 @@ def test_the_browser_tests_skip_without_chromium_except_on_ci(monkeypatch, tmp_p
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="set-up must have installed it"):
         browser._chromium_or_skip()
+
+
+@pytest.mark.parametrize(
+    ("args", "cpus", "added"),
+    [
+        ([], 2, ["-n", "2", "--dist", "loadfile"]),
+        ([], 64, ["-n", "4", "--dist", "loadfile"]),  # capped: each process may start a Ray
+        ([], 1, []),
+        ([], None, []),  # os.cpu_count() may not know
+        (["-n", "0"], 8, []),
+        (["-n3"], 8, []),
+        (["--numprocesses=3", "tests/test_env.py"], 8, []),
+        (["-p", "no:xdist"], 8, []),
+        (["-m", "", "-x"], 2, ["-n", "2", "--dist", "loadfile"]),
+    ],
+)
+def test_the_tests_run_one_process_a_cpu_unless_told(
+    dev: ModuleType, args: list[str], cpus: int | None, added: list[str]
+) -> None:
+    assert dev.parallel(args, cpus) == added
