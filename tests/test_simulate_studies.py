@@ -12,6 +12,8 @@ import pytest
 
 from antipolix import Results, Rules, simulate
 from antipolix.errors import SimulationError
+from antipolix.runner import progress, run
+from antipolix.runner.progress import Bar, TimeLeft
 from antipolix.runner.rows import DETERMINISTIC_COLUMNS
 from antipolix.runner.run import StudyJob, simulate_studies
 
@@ -69,3 +71,25 @@ def test_a_bad_study_is_refused_before_any_game(tmp_path: Path) -> None:
     with pytest.raises(SimulationError, match="chunk_size must be None or an integer >= 1"):
         simulate_studies(todo[:2], workers=0, chunk_size=0)
     assert not todo[0].out.exists()
+
+
+def test_the_bar_of_a_run_of_studies_counts_each_studys_games_and_their_cost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    made: list[TimeLeft] = []
+
+    def bar(left: TimeLeft) -> Bar:
+        made.append(left)
+        return Bar(every=0, left=left)
+
+    monkeypatch.setattr(run, "Bar", bar)
+    monkeypatch.setattr(progress, "_interactive", lambda: False)
+    simulate_studies(jobs(tmp_path), workers=0, chunk_size=2, progress=True)
+    (left,) = made
+    assert left.left == [0, 0, 0]
+    assert left.games == [7, 3, 12]  # each chunk counted for its own study
+    assert all(s > 0 for s in left.seconds)
+    log = capsys.readouterr().err.splitlines()
+    assert log[0] == "games: 0/22 (0 %)"
+    assert any("left" in line for line in log[1:-1])
+    assert log[-1].startswith("games: 22/22 (100 %)") and "left" not in log[-1]

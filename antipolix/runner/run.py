@@ -19,7 +19,7 @@ from antipolix.errors import AntipolixError, SimulationError
 from antipolix.runner.games import ChunkOutput, play_chunk
 from antipolix.runner.on_ray import capacity as on_ray_capacity
 from antipolix.runner.on_ray import connect, host_port, run_on_ray
-from antipolix.runner.progress import Bar
+from antipolix.runner.progress import Bar, TimeLeft
 from antipolix.runner.results import Results, RunInfo
 from antipolix.runner.sizing import ChunkSizer
 from antipolix.runner.store import Chunk, Store
@@ -227,10 +227,11 @@ def _play_studies(
     joined) once, after the compiled core is ready in this process (warmed once for each study
     that brings agents not warmed yet), and shut down if started here. Returns the capacity
     (games at a time)."""
-    bar = Bar() if progress is True else None
-    tell = bar if bar is not None else progress if callable(progress) else None
     total = sum(s.total for s in studies)
     todo = [s.store.missing() for s in studies]
+    left = TimeLeft([sum(c.games for c in chunks) for chunks in todo])
+    bar = Bar(left=left) if progress is True else None
+    tell = bar if bar is not None else progress if callable(progress) else None
     done = total - sum(c.games for chunks in todo for c in chunks)
     if tell is not None:
         tell(done, total)
@@ -256,6 +257,7 @@ def _play_studies(
         for s in studies:
             s.chunk_size, s.capacity = chunk_size, capacity
         live = done
+        left.start()
 
         def tick() -> None:  # in-process: the bar moves with every game, not every chunk
             nonlocal live
@@ -267,6 +269,7 @@ def _play_studies(
         with contextlib.closing(outputs):
             for i, output in outputs:
                 studies[i].write(output)
+                left.played(i, output.chunk.games, output.seconds)
                 done += output.chunk.games
                 live = done
                 if tell is not None:
