@@ -5,8 +5,10 @@
     python3 dev.py test             # set up, then lint, type-check and run the default tests
     python3 dev.py test --all       # ... including the slow suites (marked ``slow``)
 
-``test`` runs pytest in parallel, one process a CPU up to four (pytest-xdist, each test file
-whole in one process); pass ``-n 0`` to run it in one process, or ``-n N`` for N.
+``test`` runs pytest in parallel, one process a CPU up to four (pytest-xdist: by default each
+test file whole in one process; with ``--all`` test by test, idle processes taking tests from
+busy ones, since the slow suites are a few long tests); pass ``-n 0`` to run it in one process,
+or ``-n N`` for N.
 
 Set-up creates ``.venv`` beside this file and installs the package with its dev extras into it.
 It is re-done only when ``pyproject.toml`` changes, so later runs start at once.
@@ -83,13 +85,17 @@ def demo(args: list[str]) -> None:
 MAX_TEST_PROCESSES = 4  # each compiles (or loads) the kernels and may start its own Ray
 
 
-def parallel(args: list[str], cpus: int | None) -> list[str]:
+def parallel(args: list[str], cpus: int | None, every: bool = False) -> list[str]:
     """pytest-xdist's options for this machine, unless ``args`` chose a number of processes:
-    one process a CPU up to :data:`MAX_TEST_PROCESSES`, each test file whole in one process
-    (its module fixtures and its compiled kernels shared); none on one CPU or without xdist."""
+    one process a CPU up to :data:`MAX_TEST_PROCESSES`; none on one CPU or without xdist. The
+    default run keeps each test file whole in one process (its module fixtures and its
+    compiled kernels shared); ``every`` test (``--all``) is dealt test by test, with idle
+    processes taking tests from busy ones: there a few long tests are most of the time."""
     chosen = any(a.startswith(("-n", "--numprocesses")) or a == "no:xdist" for a in args)
     n = min(cpus or 1, MAX_TEST_PROCESSES)
-    return [] if chosen or n < 2 else ["-n", str(n), "--dist", "loadfile"]
+    if chosen or n < 2:
+        return []
+    return ["-n", str(n), "--dist", "worksteal" if every else "loadfile"]
 
 
 def test(args: list[str]) -> None:
@@ -97,10 +103,11 @@ def test(args: list[str]) -> None:
     run(PY, "-m", "ruff", "check", ".")
     run(PY, "-m", "mypy")
     pytest_args = list(args)
-    if "--all" in pytest_args:
+    every = "--all" in pytest_args
+    if every:
         pytest_args.remove("--all")
         pytest_args += ["-m", ""]  # overrides the "not slow" default of pyproject.toml
-    run(PY, "-m", "pytest", *parallel(pytest_args, os.cpu_count()), *pytest_args)
+    run(PY, "-m", "pytest", *parallel(pytest_args, os.cpu_count(), every), *pytest_args)
 
 
 JOBS = {"demo": demo, "test": test}

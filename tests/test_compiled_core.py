@@ -44,7 +44,8 @@ RULE_SETS = {
 }
 DEFAULT_GAMES = 20  # per rule set, in the default run ...
 LONG_GAMES = {"defence_all": 6}  # ... but fewer where the oracle's games last long
-SLOW_GAMES = 190  # more per rule set, with the slow suite
+SLOW_GAMES = 190  # more per rule set, with the slow suite ...
+SLOW_BLOCKS = 5  # ... in blocks, tests of their own, so that parallel test processes share them
 PLANNER_EVERY = 4  # one game in four has a planner at seat 0
 
 
@@ -126,10 +127,12 @@ def test_compiled_core_plays_the_oracles_games(name: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("block", range(SLOW_BLOCKS))
 @pytest.mark.parametrize("name", list(RULE_SETS))
-def test_compiled_core_plays_the_oracles_games_many(name: str) -> None:
+def test_compiled_core_plays_the_oracles_games_many(name: str, block: int) -> None:
     first = LONG_GAMES.get(name, DEFAULT_GAMES)
-    for seed in range(first, first + SLOW_GAMES):
+    seeds = range(first, first + SLOW_GAMES)
+    for seed in seeds[block::SLOW_BLOCKS]:
         check_game(name, seed)
 
 

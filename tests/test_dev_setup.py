@@ -107,3 +107,8 @@ def test_the_tests_run_one_process_a_cpu_unless_told(
     dev: ModuleType, args: list[str], cpus: int | None, added: list[str]
 ) -> None:
     assert dev.parallel(args, cpus) == added
+
+
+def test_the_slow_suites_are_dealt_test_by_test(dev: ModuleType) -> None:
+    assert dev.parallel(["-m", ""], 2, every=True) == ["-n", "2", "--dist", "worksteal"]
+    assert dev.parallel(["-n", "0"], 2, every=True) == []
