@@ -229,10 +229,11 @@ def _play_studies(
     (games at a time)."""
     total = sum(s.total for s in studies)
     todo = [s.store.missing() for s in studies]
-    left = TimeLeft([sum(c.games for c in chunks) for chunks in todo])
+    missing = [sum(c.games for c in chunks) for chunks in todo]
+    left = TimeLeft(missing)
     bar = Bar(left=left) if progress is True else None
     tell = bar if bar is not None else progress if callable(progress) else None
-    done = total - sum(c.games for chunks in todo for c in chunks)
+    done = total - sum(missing)
     if tell is not None:
         tell(done, total)
     started = False
