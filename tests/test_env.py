@@ -84,7 +84,20 @@ SHORT_CLOCKS = {"players": 4, "shape": (4, 10, 10), "time_credit": 3.0}
 def test_pettingzoo_parallel_api_test(options: dict[str, Any]) -> None:
     # PettingZoo's own checks: it raises (AssertionError and the like) on any breach of the
     # ParallelEnv API (spaces, masks, agents leaving, infos, ...)
-    parallel_api_test(parallel_env(**options), num_cycles=300)
+    env = parallel_env(**options)
+    step, playing = env.step, []
+
+    def counted(actions: dict[str, int]) -> Any:
+        out = step(actions)
+        playing.append(len(env.agents))
+        return out
+
+    env.step = counted
+    parallel_api_test(env, num_cycles=300)
+    assert playing, "the checker played no turn"
+    if options is SHORT_CLOCKS:
+        # the checker met agents leaving a game that went on (R7 timers)
+        assert any(0 < n < env.rules.players for n in playing), playing
 
 
 def test_pettingzoo_parallel_seed_test() -> None:
@@ -92,6 +105,17 @@ def test_pettingzoo_parallel_seed_test() -> None:
     # actions without the mask, so most are forbidden: the env is built to pass on them
     # (illegal_action="pass"); the default raises (tested below)
     parallel_seed_test(lambda: parallel_env(**SMALL, illegal_action="pass"), num_cycles=100)
+
+    # and the check has something to compare: games differ by seed (R12), so an env that
+    # drops the seed it is given fails it
+    def seed_dropped() -> AntipolixEnv:
+        env = parallel_env(**SMALL, illegal_action="pass")
+        reset = env.reset
+        env.reset = lambda seed=None, options=None: reset(seed=None, options=options)
+        return env
+
+    with pytest.raises(AssertionError, match="Incorrect observations"):
+        parallel_seed_test(seed_dropped, num_cycles=100)
 
 
 def test_metadata_and_spaces() -> None:
