@@ -515,7 +515,10 @@ class Match:
         write: bool = True,
     ) -> None:
         self.armies[seat] = (items, cells)
-        if write and self.journal is not None:
+        if not write:  # (a journal played again)
+            self._maybe_start()
+            return
+        if self.journal is not None:
             self.journal.write(
                 {
                     "type": "army",
@@ -524,11 +527,11 @@ class Match:
                     "cells": None if cells is None else [list(c) for c in cells],
                 }
             )
-        self._maybe_start()
+        self.loop.call_soon(self._maybe_start)  # after the reply to this army
 
     def _maybe_start(self) -> None:
         """R3: once every army is in, place them in seat order and begin play."""
-        if len(self.armies) < self.players or self.game.phase is not Phase.PLACEMENT:
+        if self.closed or len(self.armies) < self.players or self.game.phase is not Phase.PLACEMENT:
             return
         for seat in range(self.players):
             items, cells = self.armies[seat]

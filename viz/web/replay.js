@@ -1,6 +1,8 @@
 // The replay page's renderer: draws the scenes viz.html serialised (see viz/html.py) with three.js.
 // Plain script, no build step: the page unpacks three.js (global THREE) and the game, then starts.
 // window.apx is the page's scripting interface (state(), setTurn(), ...), used by its tests.
+// The live client (play.js, antipolix serve) starts the same renderer with window.APX.start and
+// appends each turn as it is played (apx.addTurn).
 "use strict";
 
 (function () {
@@ -39,7 +41,7 @@
 
   // ---------------------------------------------------------------------------------------------
 
-  function start(THREE, D) {
+  function start(THREE, D, hooks = {}) {
     const canvas = $("view");
     let renderer;
     try {
@@ -50,7 +52,7 @@
     renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     renderer.setClearColor(0x000000, 0);
 
-    const LAST = D.last_turn;
+    let LAST = D.last_turn; // grows on a live page (apx.addTurn)
     const [P, N, M] = D.shape;
     const AXES = ["z", "y", "x"];
     const TYPE = D.types; // code -> name
@@ -65,13 +67,14 @@
 
     // -- the game, turn by turn, per view --------------------------------------------------------
 
-    const views = D.views.map((v, k) => {
-      const pieces = []; // per turn: Map id -> row [owner, type, trait, z, y, x, ghost]
-      const entries = []; // per turn: [{player, alive, text}]
-      let now = new Map();
-      let legend = [];
-      for (let p = 0; p < D.players; p++) legend.push({ player: p, alive: true, text: "P" + p });
-      for (let t = 0; t <= LAST; t++) {
+    // per view and turn: pieces (Map id -> row [owner, type, trait, z, y, x, ghost]) and legend
+    // entries ([{player, alive, text}]), each turn folded onto the one before
+    const views = D.views.map((v) => ({ fog: v.fog, name: v.name, seen: v.seen, pieces: [], entries: [] }));
+    function fold(t) {
+      views.forEach((V, k) => {
+        let now = t > 0 ? V.pieces[t - 1] : new Map();
+        let legend = t > 0 ? V.entries[t - 1] : [];
+        if (t === 0) for (let p = 0; p < D.players; p++) legend.push({ player: p, alive: true, text: "P" + p });
         const d = D.turns[t][k];
         if (d.p || d.r) {
           now = new Map(now);
@@ -83,11 +86,11 @@
           legend = legend.slice();
           for (const [player, alive, text] of d.e) legend[player] = { player, alive: !!alive, text };
         }
-        pieces.push(now);
-        entries.push(legend);
-      }
-      return { fog: v.fog, name: v.name, seen: v.seen, pieces, entries };
-    });
+        V.pieces.push(now);
+        V.entries.push(legend);
+      });
+    }
+    for (let t = 0; t <= LAST; t++) fold(t);
 
     const S = {
       turn: Math.min(Math.max(D.start.turn | 0, 0), LAST),
@@ -459,6 +462,7 @@
       }
       drawn.lines = drawn.marks = drawn.labels = 0;
       if (S.events) events(lay, sc);
+      if (hooks.drawn) hooks.drawn(lay, sc); // the live client's marks over the pieces
     }
 
     function events(lay, sc) {
@@ -928,6 +932,16 @@
       },
       setTurn: (t) => { play(false); setTurn(t); },
       frameNow: () => new Promise((resolve) => requestAnimationFrame(() => { render(); resolve(true); })),
+      addTurn(row, replace) { // a live page's next turn (or, replace: its last turn again)
+        if (replace) { D.turns.pop(); for (const V of views) { V.pieces.pop(); V.entries.pop(); } }
+        D.turns.push(row); // one delta per view, as page_data writes them
+        LAST = D.last_turn = D.turns.length - 1;
+        fold(LAST);
+        slider.max = String(LAST);
+        play(false);
+        setTurn(LAST, true);
+      },
+      scene3d: () => ({ THREE, scene, camera, canvas, lay, S, request, redraw: () => changed() }),
     };
 
     updatePanels();
@@ -936,5 +950,6 @@
     document.documentElement.dataset.ready = "1";
   }
 
-  boot().catch(fail);
+  window.APX = { start(THREE, D, hooks) { try { start(THREE, D, hooks); } catch (e) { fail(e); } }, fail };
+  if ($("apx-data")) boot().catch(fail);
 })();
