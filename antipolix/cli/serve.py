@@ -13,7 +13,7 @@ from typing import Any
 
 from antipolix.cli.common import add_rules_options, rules_from_args, seed_arg
 from antipolix.errors import AntipolixError
-from antipolix.server.app import Created, Server, ServerConfig, ServerError
+from antipolix.server.app import Created, Server, ServerConfig, ServerError, check_game
 from antipolix.server.match import WATCH_MODES
 from antipolix.server.seats import parse_seats
 
@@ -121,6 +121,8 @@ def run_serve(args: argparse.Namespace) -> int:
     )
     if args.players_file is not None and not args.players_file.parent.is_dir():
         raise ServerError(f"the players file's folder {args.players_file.parent} does not exist")
+    if seats is not None:  # refused before anything is bound or written
+        check_game(seats, rules, args.watch, args.agent_min_think)
     asyncio.run(_serve(config, seats, rules, args))
     return 0
 

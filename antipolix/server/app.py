@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from antipolix.codec import apply_overrides, rules_from_dict
 from antipolix.errors import AntipolixError, RulesError
@@ -37,7 +37,7 @@ from antipolix.limits import check_seed, check_size
 from antipolix.rules import Rules
 from antipolix.server.agents import AgentHost, agent_host
 from antipolix.server.journal import SUFFIX
-from antipolix.server.match import WATCH_MODES, Match, MatchSpec, now_text
+from antipolix.server.match import WATCH_MODES, Match, MatchSpec, Watch, now_text
 from antipolix.server.protocol import (
     MAX_FRAME_BYTES,
     PROTOCOL,
@@ -106,6 +106,27 @@ def web_files() -> dict[str, tuple[str, bytes]]:
                 file=sys.stderr,
             )
     return files
+
+
+def check_game(
+    seats: Sequence[SeatSpec] | str, rules: Rules, watch: str, agent_min_think: float
+) -> tuple[tuple[SeatSpec, ...], Rules]:
+    """A game the server can host, or the error that says why not: the seats, and the rules
+    with their number of players (R3; the seats set it unless the rules do)."""
+    specs = parse_seats(seats) if isinstance(seats, str) else tuple(seats)
+    if rules.players != len(specs):
+        rules = replace(rules, players=len(specs))
+    check_size(rules)
+    if rules.think_times != "agent":
+        raise RulesError(
+            "a served game measures think times (R7 think_times=agent); think_times=drawn "
+            "is for tournaments of built-in agents"
+        )
+    if watch not in WATCH_MODES:
+        raise ServerError(f"spectators see 'public' or 'end', not {watch!r}")
+    if not 0 <= agent_min_think <= 3600:
+        raise ServerError(f"the agents' minimum think time is 0 to 3600 s, got {agent_min_think}")
+    return specs, rules
 
 
 class Bucket:
@@ -190,6 +211,7 @@ class Server:
         self.restored: list[Match] = []
         self._uvicorn: Any = None
         self._tcp: asyncio.Server | None = None
+        self._tcp_writers: set[asyncio.StreamWriter] = set()
         self._stopped: asyncio.Event | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
 
@@ -208,21 +230,7 @@ class Server:
         number of seats sets the number of players unless the rules say otherwise, and then
         they must agree), a seed (default: drawn), what spectators see (``public`` or
         ``end``) and the built-in agents' minimum think time (seconds, R7)."""
-        specs = parse_seats(seats) if isinstance(seats, str) else tuple(seats)
-        if rules.players != len(specs):
-            rules = replace(rules, players=len(specs))
-        check_size(rules)
-        if rules.think_times != "agent":
-            raise RulesError(
-                "a served game measures think times (R7 think_times=agent); think_times=drawn "
-                "is for tournaments of built-in agents"
-            )
-        if watch not in WATCH_MODES:
-            raise ServerError(f"spectators see 'public' or 'end', not {watch!r}")
-        if not 0 <= agent_min_think <= 3600:
-            raise ServerError(
-                f"the agents' minimum think time is 0 to 3600 s, got {agent_min_think}"
-            )
+        specs, rules = check_game(seats, rules, watch, agent_min_think)
         active = sum(1 for m in self.matches.values() if m.result_frame == "")
         if active >= self.limits.max_games:
             raise ServerError(f"this server plays at most {self.limits.max_games} games at once")
@@ -237,7 +245,7 @@ class Server:
             rules=rules,
             seats=specs,
             seed=seed,
-            watch=watch,
+            watch=cast(Watch, watch),
             agent_min_think=float(agent_min_think),
             seat_digests=tuple(digest(seat_tokens[s]) for s in range(len(specs))),
             watch_digest=digest(watch_token),
@@ -356,7 +364,11 @@ class Server:
                         peer.send(encode(reply))
                 except ProtocolError as exc:
                     strikes += 1
-                    peer.send(encode(error_frame(exc.code, exc.detail, ref)))
+                    peer.send(
+                        encode(
+                            error_frame(exc.code, exc.detail, ref if ref is not None else exc.ref)
+                        )
+                    )
                     if strikes >= limits.strikes:
                         peer.close(f"{strikes} refused frames in a row")
                         return
@@ -530,6 +542,7 @@ class Server:
             writer.close()
 
         peer = ClientPeer(send, close, self.limits.queue)
+        self._tcp_writers.add(writer)
 
         async def receive() -> str | bytes | None:
             try:
@@ -557,6 +570,7 @@ class Server:
             await self.session(peer, receive)
             await asyncio.wait([peer.task], timeout=5)
         finally:
+            self._tcp_writers.discard(writer)
             self.connections -= 1
 
     # -- running ------------------------------------------------------------------------------
@@ -627,6 +641,12 @@ class Server:
             match.close()
         if self._tcp is not None:
             self._tcp.close()
+            for writer in list(self._tcp_writers):  # their readers end, their sessions close
+                writer.close()
+            for _ in range(100):
+                if not self._tcp_writers:
+                    break
+                await asyncio.sleep(0.01)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._tcp.wait_closed(), 2)
         if self.agents is not None:

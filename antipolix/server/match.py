@@ -398,7 +398,8 @@ class Match:
         public = self.spec.watch == "public" if seat < 0 else self._out_of_game(seat)
         if public and self.last_view:
             peer.send(self.last_view)
-        if self.turn and self.game.phase is Phase.PLAY and not self.paused:
+        watching = seat >= 0 or self.spec.watch == "public"
+        if watching and self.turn and self.game.phase is Phase.PLAY and not self.paused:
             clocks = {"type": "clock", "game": self.id, "turn": self.turn, "clocks": self._clocks()}
             peer.send(encode(clocks))
         if self.result_frame:
@@ -753,11 +754,13 @@ class Match:
         self._broadcast(text)
 
     def _broadcast(self, text: str) -> None:
+        """To every seat, and to the spectators unless they see nothing before the end."""
         for peer in self.peers:
             if peer is not None:
                 peer.send(text)
-        for peer in self.watchers:
-            peer.send(text)
+        if self.spec.watch == "public" or self.game.phase is Phase.OVER:
+            for peer in self.watchers:
+                peer.send(text)
 
     def _schedule_check(self) -> None:
         if self._check is not None:

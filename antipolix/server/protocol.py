@@ -51,6 +51,7 @@ class ProtocolError(AntipolixError):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.detail = message
+        self.ref: str | int | None = None  # the refused frame's ref, when it could be read
 
 
 @dataclass(frozen=True)
@@ -215,15 +216,28 @@ def _no_constant(name: str) -> Any:
 
 
 def parse_frame(raw: str | bytes, limit: int = MAX_FRAME_BYTES) -> Frame:
-    """Check one client frame and return it (see the module docstring)."""
+    """Check one client frame and return it (see the module docstring). The error of a frame
+    whose ``ref`` could be read carries it, for the reply."""
     data = decode(raw, limit)
+    try:
+        ref = _ref(data.get("ref"))
+    except ProtocolError:
+        ref = None
+    try:
+        return _frame(data, ref)
+    except ProtocolError as exc:
+        exc.ref = ref
+        raise
+
+
+def _frame(data: dict[str, Any], ref: str | int | None) -> Frame:
     kind = data.get("type")
     if kind not in CLIENT_TYPES:
         raise ProtocolError(
             "unknown-type",
             f"frame type {_short(kind)} is unknown (known: {', '.join(CLIENT_TYPES)})",
         )
-    ref = _ref(data.get("ref"))
+    _ref(data.get("ref"))  # (refused here if it is not a ref)
     if kind == "hello":
         _fields(data, kind, ("protocol", "game", "token"), ())
         version = data["protocol"]
