@@ -589,6 +589,9 @@ class Server:
             raise ServerError(
                 f"cannot listen on {config.host}:{config.port}: {exc.strerror}"
             ) from None
+        # small frames go out at once: accepted sockets inherit TCP_NODELAY (asyncio sets it
+        # only on sockets whose protocol number says TCP, which this one's does not)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         host, port = sock.getsockname()[:2]
         shown = host if config.host not in ("0.0.0.0", "::", "") else socket.gethostname()
         self.url = f"http://{shown}:{port}"

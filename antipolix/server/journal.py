@@ -12,14 +12,17 @@ last lines, and a torn last line is dropped when the journal is read back). The 
    game as the host created it; tokens only as their SHA-256 (:mod:`antipolix.server.tokens`).
 2. ``{"type": "army", "seat", "items": [...], "cells": [[z, y, x], ...] | null}`` — each army a
    client gave (R3), in the order they came; built-in agents choose theirs again from the seed.
-3. ``{"type": "turn", ...}`` — each turn played, the replay files' turn record
-   (:mod:`antipolix.replay`): orders, measured think times, messages, reception, events.
+3. ``{"type": "turn", "turn", "orders", "think", "messages", "reception", "digest", "out"}``
+   — each turn played: the orders, measured think times (R7) and messages (R9) as the replay
+   files record them (:mod:`antipolix.replay`), the reception order, the digest of every event
+   so far (:attr:`antipolix.Game.digest`) and the seats out during the turn (their timers ran
+   out, R7). The events themselves go to the replay, written at the end.
 4. ``{"type": "over", "replay": file, "result": {...}}`` — the game ended; its replay is written.
 
 A journal without its ``over`` line is a game in progress: ``antipolix serve`` restores it
 (:meth:`antipolix.server.match.Match.restore`) by placing the armies and playing every turn
-again with the engine, checking every event, and playing its built-in agents again over their
-observations so that they remember what they saw.
+again with the engine, checking each turn's reception order and events (their digest), and
+playing its built-in agents again over their observations so that they remember what they saw.
 """
 
 from __future__ import annotations

@@ -241,7 +241,7 @@ class Match:
         self._clock_frame: asyncio.TimerHandle | None = None
         self.queued: dict[int, list[Message | Command]] = {s: [] for s in range(self.players)}
         self.last: dict[int, str] = {}  # each seat's last observation frame (for reconnects)
-        self.last_view = ""  # the last public view frame (spectators, eliminated seats)
+        self._view_text, self._view_turn = "", 0  # the turn's public view frame, once made
         self.result_frame = ""
 
     # -- paths -------------------------------------------------------------------------------
@@ -335,7 +335,10 @@ class Match:
                     for s, ms in record.get("messages", {}).items()
                 }
                 report = game.play_turn(orders, think_times=think, messages=messages)
-                if [e.to_dict() for e in report.events] != record["events"]:
+                if (
+                    report.reception != tuple(record["reception"])
+                    or game.digest != record["digest"]
+                ):
                     raise JournalError(
                         f"journal {self.journal_path}: turn {record['turn']} does not play again "
                         f"as recorded (this is antipolix {__version__})"
@@ -396,8 +399,8 @@ class Match:
             if seat in self.pending:
                 peer.send(encode(self._received(seat)))
         public = self.spec.watch == "public" if seat < 0 else self._out_of_game(seat)
-        if public and self.last_view:
-            peer.send(self.last_view)
+        if public and self.turn and self.game.phase is not Phase.PLACEMENT:
+            peer.send(self._view_frame())
         watching = seat >= 0 or self.spec.watch == "public"
         if watching and self.turn and self.game.phase is Phase.PLAY and not self.paused:
             clocks = {"type": "clock", "game": self.id, "turn": self.turn, "clocks": self._clocks()}
@@ -853,7 +856,7 @@ class Match:
                 if d.messages
             },
             "reception": list(report.reception),
-            "events": [e.to_dict() for e in report.events],
+            "digest": self.game.digest,  # of every event so far (the replay holds the events)
             "out": sorted(self.out),
         }
         if self.journal is not None:
@@ -903,27 +906,29 @@ class Match:
             "pieces": pieces_data(visible, traits=False),
         }
 
-    def _send_view(self) -> None:
-        if self.spec.watch != "public" and not self._anyone_out():
-            return
-        frame = {
-            "type": "view",
-            "game": self.id,
-            "turn": self.turn,
-            "view": self.public_view(),
-            "clocks": self._clocks(),
-        }
-        text = encode(frame)
-        self.last_view = text
-        if self.spec.watch == "public":
-            for peer in self.watchers:
-                peer.send(text)
-        for seat, out in enumerate(self.peers):
-            if out is not None and self._out_of_game(seat):
-                out.send(text)
+    def _view_frame(self) -> str:
+        """The turn's public view frame, made once a turn, when someone is to get it."""
+        if self._view_turn != self.turn or not self._view_text:
+            frame = {
+                "type": "view",
+                "game": self.id,
+                "turn": self.turn,
+                "view": self.public_view(),
+                "clocks": self._clocks(),
+            }
+            self._view_text, self._view_turn = encode(frame), self.turn
+        return self._view_text
 
-    def _anyone_out(self) -> bool:
-        return len(self.game.living) < self.players
+    def _send_view(self) -> None:
+        """The public view to the spectators (in public mode) and to the seats out of the game."""
+        to = list(self.watchers) if self.spec.watch == "public" else []
+        living = self.game.living
+        if len(living) < self.players:
+            to += [p for s, p in enumerate(self.peers) if p is not None and s not in living]
+        if to:
+            text = self._view_frame()
+            for peer in to:
+                peer.send(text)
 
     # -- the end -----------------------------------------------------------------------------------
 
