@@ -859,3 +859,39 @@ def test_serve_says_what_an_open_address_exposes(capsys: Any) -> None:
     assert "WARNING" in opened and "secret link" in opened and "not encrypted" in opened
     _exposure(Fake(), ServerConfig())  # type: ignore[arg-type]
     assert "this machine only" in capsys.readouterr().out
+
+
+def test_the_browser_client_is_served_with_its_files_and_headers(tmp_path: Path) -> None:
+    with running(ServerConfig(port=0, data=tmp_path, agent_workers=0)) as srv:  # viz's pages
+        links = srv.create("human,greedy", SMALL, seed=1)
+
+        def get(path: str) -> tuple[int, dict[str, str], bytes]:
+            try:
+                with urllib.request.urlopen(srv.url + path, timeout=10) as response:
+                    return response.status, _lower(response.headers), response.read()
+            except urllib.error.HTTPError as exc:
+                return exc.code, _lower(exc.headers), exc.read()
+
+        status, headers, body = get(f"/play/{links['game']}")
+        assert status == 200 and b'<script src="/web/play.js">' in body
+        assert "default-src 'self'" in headers["content-security-policy"]
+        assert headers["cache-control"] == "no-store" and b"/*APX:CONFIG*/" not in body
+        for name in ("three.min.js", "replay.js", "play.js", "page.css", "play.css"):
+            status, headers, body = get(f"/web/{name}")
+            assert status == 200 and body and headers["x-content-type-options"] == "nosniff"
+        assert get("/play/nosuchgame")[0] == 404 and get("/web/secret.txt")[0] == 404
+        assert b"game(s) in progress" in get("/")[2]
+
+
+def _lower(headers: Any) -> dict[str, str]:
+    return {k.lower(): v for k, v in headers.items()}
+
+
+def test_play_js_uses_only_the_bundled_three_classes() -> None:
+    import re
+
+    from viz.html import web_file
+
+    used = set(re.findall(r"THREE\.([A-Za-z0-9_]+)", web_file("play.js")))
+    listed = set(re.findall(r"^\s+([A-Za-z0-9_]+),$", web_file("vendor/three-entry.js"), re.M))
+    assert used and used <= listed, f"add {sorted(used - listed)} to three-entry.js, rebuild"

@@ -22,6 +22,7 @@ from antipolix.play import verify
 from antipolix.replay import load_replay
 from antipolix.server import ServerConfig, running
 from tests.test_viz_browser import FLAGS, _chromium_or_skip
+from viz.html import _layouts
 
 RULES = Rules(shape=(2, 6, 6), players=2, budget=8, max_turns=30, time_credit=600, time_total=1200)
 SHOTS = Path(tempfile.gettempdir()) / "antipolix-page-shots"
@@ -153,6 +154,8 @@ def test_a_human_plays_a_whole_game_against_greedy_in_the_browser(
         page.goto(links["seats"][0]["link"])
         wait(page, "document.documentElement.dataset.connected === '1'")
         assert "#" not in page.url  # the secret left the address bar
+        for shape in [(2, 6, 6), (8, 16, 16), (3, 10, 10), (1, 5, 5)]:  # as viz.html lays out
+            assert page.evaluate(f"apxPlay.layouts({list(shape)})") == _layouts(shape)
         me = Player(page)
         cells = me.place_army()
         wait(page, "apxPlay.state().turn === 1")

@@ -70,7 +70,7 @@ from antipolix.scores import PlayersFile
 from antipolix.server.agents import AgentHost
 from antipolix.server.clock import Clocks
 from antipolix.server.journal import SUFFIX, GameJournal, JournalError, read_journal
-from antipolix.server.protocol import MAX_MESSAGES, Frame, ProtocolError, encode
+from antipolix.server.protocol import MAX_MESSAGES, Frame, ProtocolError, encode, error_frame
 from antipolix.server.seats import SeatSpec
 from antipolix.server.tokens import find
 from antipolix.version import __version__
@@ -580,7 +580,7 @@ class Match:
         except AntipolixError as exc:
             raise ProtocolError("order", str(exc)) from None
         self.queued[seat] = []
-        self._arrive(seat, frame.order, tuple(messages))
+        self._arrive(seat, frame.order, tuple(messages), frame.ref)
         return None  # the "received" frame went out with the order's arrival
 
     def _playing(self, seat: int) -> None:
@@ -702,29 +702,30 @@ class Match:
         if not self.closed and turn == self.turn and seat in self.waiting:
             self._arrive(seat, decision.order, tuple(decision.messages))
 
-    def _arrive(self, seat: int, order: Order, messages: tuple[Message | Command, ...]) -> None:
+    def _arrive(
+        self,
+        seat: int,
+        order: Order,
+        messages: tuple[Message | Command, ...],
+        ref: str | int | None = None,
+    ) -> None:
         at = self._now()
         self._settle(at)
         if seat not in self.waiting:
             peer = self.peers[seat]
             if peer is not None:
-                peer.send(
-                    encode(
-                        {
-                            "type": "error",
-                            "code": "out",
-                            "message": "this seat is out of the game: its timer ran out, or "
-                            "it was eliminated this turn",
-                        }
-                    )
-                )
+                why = "this seat is out of the game: its timer ran out, or it was eliminated"
+                peer.send(encode(error_frame("out", why + " this turn", ref)))
             return
         self.waiting.discard(seat)
         self.pending[seat] = Submission(order, at, messages)
         self.clocks.arrive(seat, at, leaves=Command.QUIT in messages)
         peer = self.peers[seat]
         if peer is not None:
-            peer.send(encode(self._received(seat)))
+            received = self._received(seat)
+            if ref is not None:
+                received["ref"] = ref
+            peer.send(encode(received))
         if not self.waiting:
             self._resolve()
         else:

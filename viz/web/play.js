@@ -716,6 +716,7 @@
     },
     seen: (turn) => (G.seen.has(turn) ? [...G.seen.get(turn).values()] : null),
     screenOf,
+    layouts,
     zone: () => zoneCells(),
     observation: () => G.obs,
   };
