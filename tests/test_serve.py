@@ -895,3 +895,39 @@ def test_play_js_uses_only_the_bundled_three_classes() -> None:
     used = set(re.findall(r"THREE\.([A-Za-z0-9_]+)", web_file("play.js")))
     listed = set(re.findall(r"^\s+([A-Za-z0-9_]+),$", web_file("vendor/three-entry.js"), re.M))
     assert used and used <= listed, f"add {sorted(used - listed)} to three-entry.js, rebuild"
+
+
+def test_a_bot_in_javascript_plays_a_whole_game(server: Any) -> None:
+    """experiments/bot_example.js: the protocol from another language (Node's WebSocket)."""
+    import shutil
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is not installed")
+    flags = [] if "function" in _node_websocket(node, []) else ["--experimental-websocket"]
+    if "function" not in _node_websocket(node, flags):
+        pytest.skip("this Node.js has no WebSocket")
+    links = server.create("bot,greedy", SMALL, seed=6)
+    done = subprocess.run(
+        [node, *flags, str(ROOT / "experiments" / "bot_example.js"), links["seats"][0]["link"]],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    replay = load_replay(server.server.matches[links["game"]].replay_path)
+    assert done.stdout.strip().endswith(f"{replay.result.turns} turns")
+    moves = sum(
+        rec.orders[0].__class__.__name__ == "Move" for rec in replay.records if 0 in rec.orders
+    )
+    assert moves > 0  # it played, not only passed
+
+
+def _node_websocket(node: str, flags: list[str]) -> str:
+    done = subprocess.run(
+        [node, *flags, "-e", "console.log(typeof WebSocket)"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    return done.stdout
