@@ -41,6 +41,9 @@ from antipolix.server.tokens import digest, find, new_token
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = Rules(shape=(2, 6, 6), players=2, budget=8, max_turns=40)
+# a bound on every wait for a frame: far above what a game needs, below what a hang would cost
+# (the first game of a fresh install may compile the agents' kernels, which takes a minute)
+WAIT = 120.0
 WIDE = Limits(rate=1e6, burst=1_000_000, strikes=1_000_000)  # the fuzz counts its own frames
 
 
@@ -70,13 +73,13 @@ class Frames:
     def _more(self, timeout: float) -> None:
         self.frames.append(json.loads(self.read(timeout)))
 
-    def next(self, timeout: float = 10.0) -> dict[str, Any]:
+    def next(self, timeout: float = WAIT) -> dict[str, Any]:
         if self.seen >= len(self.frames):
             self._more(timeout)
         self.seen += 1
         return self.frames[self.seen - 1]
 
-    def until(self, kind: str, timeout: float = 10.0, **fields: Any) -> dict[str, Any]:
+    def until(self, kind: str, timeout: float = WAIT, **fields: Any) -> dict[str, Any]:
         end = time.monotonic() + timeout
         i = self.cursors.get(kind, 0)
         while True:
@@ -113,7 +116,7 @@ def play_seat(client: Client, seed: int = 0, quiet_turns: set[int] = frozenset()
 
     bot = None
     while True:
-        frame = client.next(30)
+        frame = client.next()
         if frame["type"] == "welcome":
             bot = BOT.Bot(frame, random.Random(seed))
             if frame["phase"] == "armies" and frame["army"] is None:
@@ -364,7 +367,7 @@ def test_r6_spectators_never_receive_hidden_information(server: Any) -> None:
             )
         if frame["type"] == "result":
             break
-    watcher.until("result", 10)
+    watcher.until("result")
     replay = load_replay(server.server.matches[links["game"]].replay_path)
     views = [f for f in watcher.frames if f["type"] == "view"]
     assert len(views) == replay.last_turn  # one a turn, at its start
@@ -404,7 +407,7 @@ def test_r6_spectators_never_receive_hidden_information(server: Any) -> None:
 def test_spectators_of_a_game_shown_at_the_end_get_nothing_before_it(server: Any) -> None:
     links = server.create("greedy,greedy", SMALL, seed=3, watch="end")
     watcher = Client(server.ws_url, links["game"], links["watch"]["token"])
-    result = watcher.until("result", 60)
+    result = watcher.until("result")
     assert [f["type"] for f in watcher.frames] == ["welcome", "result"] and result["truth"]
     watcher.close()
 
@@ -423,16 +426,16 @@ def test_r7_a_silent_player_is_out_when_its_timer_reaches_0(server: Any) -> None
     for c, f in zip(clients[:2], first[:2], strict=True):
         c.send({"type": "order", "turn": f["turn"], "order": {"kind": "Pass"}})
     a0, a1 = sorted(c.until("received")["at"] for c in clients[:2])
-    out = clients[0].until("out", 5)
+    out = clients[0].until("out", 30)
     waited = time.monotonic() - start
     assert out["player"] == 2 and out["reason"] == "timer"
     left = 1.0 - (a1 - a0)  # P2 lost 1 s a second while one order was in, then 2 (R7)
     assert out["at"] == pytest.approx(a1 + left / 2, abs=1e-6)
-    assert 0.4 < waited < 1.5
+    assert 0.4 < waited < 3.0  # told then (give or take a loaded machine), not never
     late = clients[2]
     late.send({"type": "order", "turn": first[2]["turn"], "order": {"kind": "Pass"}})
     assert late.until("error")["code"] == "out"
-    nxt = clients[0].until("observation", 5)
+    nxt = clients[0].until("observation")
     assert nxt["observation"]["living"] == [0, 1]
     events = [e for e in nxt["observation"]["events"] if e["kind"] == "Eliminated"]
     assert events and events[0]["player"] == 2 and events[0]["at"] == pytest.approx(out["at"])
@@ -669,7 +672,7 @@ def test_fuzz_hundreds_of_bad_frames_change_nothing_and_other_games_go_on(tmp_pa
                     frame = f if isinstance(f, str | bytes) else dict(f, ref=sent)
                     client.send(frame)
                     sent += 1
-                    reply = client.until("error", 10)
+                    reply = client.until("error")
                     errors.append(reply)
                     assert reply["code"] and reply["message"]
                     if isinstance(frame, dict):

@@ -45,7 +45,7 @@ def browser() -> Iterator[Any]:
         context.close()
 
 
-def wait(page: Any, condition: str, timeout: float = 20.0) -> None:
+def wait(page: Any, condition: str, timeout: float = 120.0) -> None:
     """Wait until the page's ``condition`` (JavaScript) holds, asking from outside the page (the
     page's Content-Security-Policy forbids the evaluation of strings inside it)."""
     end = time.monotonic() + timeout

@@ -732,11 +732,11 @@ class Running:
     def ws_url(self) -> str:
         return "ws" + self.server.url[4:] + "/ws"
 
-    def call(self, coroutine: Any, timeout: float = 60) -> Any:
+    def call(self, coroutine: Any, timeout: float = 300) -> Any:
         """Run a coroutine on the server's loop and return its result."""
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
 
-    def run(self, fn: Callable[[], Any], timeout: float = 60) -> Any:
+    def run(self, fn: Callable[[], Any], timeout: float = 300) -> Any:
         """Run a plain function on the server's loop (to read a match safely)."""
 
         async def wrapped() -> Any:
