@@ -721,13 +721,17 @@ def test_fuzz_hundreds_of_bad_frames_change_nothing_and_other_games_go_on(tmp_pa
 def test_rate_and_refusals_are_bounded(server: Any) -> None:
     links = server.create("bot,greedy", SMALL, seed=2)
     client = Client(server.ws_url, links["game"], links["seats"][0]["token"])
-    client.until("welcome")
+    client.send({"type": "army", "items": BOT.choose_army(client.until("welcome"))})
+    turn = client.until("observation")["turn"]
     for _ in range(150):
         client.send({"type": "ping"})
-    replies = [client.next(5) for _ in range(150)]
+    client.send({"type": "order", "turn": turn, "order": {"kind": "Pass"}})
+    client.send({"type": "ping"})
+    replies = [f for f in (client.next() for _ in range(152)) if f["type"] in ("pong", "error")]
     limited = [r for r in replies if r["type"] == "error"]
     assert limited and all(r["code"] == "rate" for r in limited)
     assert 50 <= sum(r["type"] == "pong" for r in replies) <= 70  # the burst of 60, and a few
+    assert client.until("received")["turn"] == turn  # a turn's order is never dropped
     client.close()
     silent = Client(server.ws_url, links["game"], "x", hello=False)
     silent.send("{")  # a bad hello closes the connection

@@ -344,16 +344,17 @@ class Server:
                     return
                 ref = None
                 try:
-                    if not bucket.take(loop.time()):
-                        raise ProtocolError(
-                            "rate",
-                            f"at most {limits.rate:g} frames a second ({limits.burst} at once): "
-                            "this one was dropped",
-                        )
+                    allowed = bucket.take(loop.time())
                     if isinstance(raw, bytes):
                         raise ProtocolError("bad-json", "binary frames are refused: send JSON text")
                     frame = parse_frame(raw, limits.frame_bytes)
                     ref = frame.ref
+                    if not allowed and not match.awaits(seat, frame):  # (a turn's order passes)
+                        raise ProtocolError(
+                            "rate",
+                            f"at most {limits.rate:g} frames a second ({limits.burst} at once) "
+                            "besides each turn's order: this one was dropped",
+                        )
                     if frame.type == "hello":
                         raise ProtocolError("already", "this connection has said hello already")
                     reply = match.handle(seat, frame)

@@ -468,6 +468,18 @@ class Match:
             return self._message(seat, frame)
         raise ProtocolError("phase", f"a {frame.type} frame comes first, once")
 
+    def awaits(self, seat: int, frame: Frame) -> bool:
+        """Is ``frame`` this seat's order for the turn being played, which it has not given yet?
+        (Such an order is never dropped by the rate limit: a game of bots answering at once
+        plays hundreds of turns a second.)"""
+        return (
+            frame.type == "order"
+            and frame.turn == self.turn
+            and seat in self.waiting
+            and not self.paused
+            and self.game.phase is Phase.PLAY
+        )
+
     def _army(self, seat: int, frame: Frame) -> dict[str, Any]:
         if self.game.phase is not Phase.PLACEMENT:
             raise ProtocolError("phase", "the armies are placed: the game has begun")
