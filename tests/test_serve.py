@@ -938,3 +938,36 @@ def _node_websocket(node: str, flags: list[str]) -> str:
         timeout=30,
     )
     return done.stdout
+
+
+def test_r6_r12_a_live_agent_decides_from_its_own_observation_and_seed(server: Any) -> None:
+    """The built-in agent of a served game is the named agent with its seat's generator (R12)
+    deciding on its own observations (R6): played again over the replay's observations, it
+    gives every order the replay records for it."""
+    import copy
+
+    import numpy as np
+
+    from antipolix.agents import agent_named
+    from antipolix.codec import parse_item
+
+    links = server.create("bot,greedy", Rules(shape=(4, 8, 8), players=2, max_turns=60), seed=21)
+    client = Client(server.ws_url, links["game"], links["seats"][0]["token"])
+    play_seat(client, 3)
+    client.close()
+    replay = load_replay(server.server.matches[links["game"]].replay_path)
+    agent = copy.deepcopy(agent_named("greedy"))
+    agent.setup(
+        replay.rules,
+        1,
+        np.random.Generator(np.random.PCG64(Game(replay.rules, replay.seed).agent_seed(1))),
+    )
+    assert [parse_item(i) for i in replay.armies[1]] == agent.army()  # the army it chose (R3)
+    checked = 0
+    for record in replay.records:
+        if 1 not in record.orders:
+            break
+        decision = agent.act(replay.observation(1, record.turn - 1))
+        assert decision.order == record.orders[1], record.turn
+        checked += 1
+    assert checked == sum(1 in r.orders for r in replay.records) > 5

@@ -389,7 +389,7 @@ class Server:
         assert frame.game is not None and frame.token is not None
         match = self.matches.get(frame.game)
         seat = None if match is None else match.who(frame.token)
-        if match is None or seat is None:
+        if match is None or seat is None or (seat >= 0 and not match.spec.seats[seat].remote):
             raise ProtocolError("token", "no game with that id takes this token")
         if seat < 0 and len(match.watchers) >= self.limits.max_watchers:
             raise ProtocolError(

@@ -277,9 +277,10 @@ class Match:
     @classmethod
     async def restore(cls, path: Path, **kwargs: Any) -> Match | None:
         """The match of the journal at ``path``, as it stood (None for a finished game): the
-        armies placed, every turn played again and checked event by event, the built-in agents
-        played again over their observations; the interrupted turn starts again, when a client
-        seat connects (its orders given before the restart are asked again)."""
+        armies placed, every turn played again (its reception order and the digest of its
+        events checked), the built-in agents played again over their observations; the
+        interrupted turn starts again when a client seat connects (its orders given before the
+        restart are asked again)."""
         header, records, good = read_journal(path)
         if any(r.get("type") == "over" for r in records):
             return None
