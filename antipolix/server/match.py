@@ -240,7 +240,7 @@ class Match:
         self._check: asyncio.TimerHandle | None = None
         self._clock_frame: asyncio.TimerHandle | None = None
         self.queued: dict[int, list[Message | Command]] = {s: [] for s in range(self.players)}
-        self.last: dict[int, str] = {}  # each seat's last observation frame (for reconnects)
+        self.last: dict[int, str] = {}  # the last observation of each seat out of the game
         self._view_text, self._view_turn = "", 0  # the turn's public view frame, once made
         self.result_frame = ""
 
@@ -395,10 +395,13 @@ class Match:
             self.paused = False  # a restored game goes on when a client seat is back
             self._begin_turn()  # (sends every seat its observation)
             return
-        if seat >= 0 and seat in self.last:
-            peer.send(self.last[seat])
+        if seat >= 0 and self.game.phase is Phase.PLAY and seat in self.game.living and self.turn:
+            # the turn's observation: the board has not changed since the turn began
+            peer.send(encode(self._observation(seat, self.turn, self._clocks())))
             if seat in self.pending:
                 peer.send(encode(self._received(seat)))
+        elif seat >= 0 and seat in self.last:
+            peer.send(self.last[seat])
         public = self.spec.watch == "public" if seat < 0 else self._out_of_game(seat)
         if public and self.turn and self.game.phase is not Phase.PLACEMENT:
             peer.send(self._view_frame())
@@ -646,12 +649,10 @@ class Match:
         self._cancel()
         self.start = self.loop.time()
         clocks = self._clocks()
-        for seat in game.living:
-            text = encode(self._observation(seat, self.turn, clocks))
-            self.last[seat] = text
+        for seat in game.living:  # (a seat that connects later gets it then: catch_up)
             peer = self.peers[seat]
             if peer is not None:
-                peer.send(text)
+                peer.send(encode(self._observation(seat, self.turn, clocks)))
         self._send_view()
         for seat in game.living:
             if self.spec.seats[seat].kind == "agent":
@@ -879,8 +880,8 @@ class Match:
         self._last_events = report.events
         living = set(self.game.living)
         for seat in decisions:
-            if seat not in living:  # out this turn: its last observation (what it was told)
-                text = encode(self._observation(seat, None, None))
+            if seat not in living and self.spec.seats[seat].remote:  # out this turn: its last
+                text = encode(self._observation(seat, None, None))  # observation (what it was told)
                 self.last[seat] = text
                 peer = self.peers[seat]
                 if peer is not None:
@@ -967,14 +968,13 @@ class Match:
             "truth": pieces_data(self.game.pieces(), traits=True),
         }
         self.result_frame = encode(frame)
-        for seat in range(self.players):
-            peer = self.peers[seat]
-            if peer is None:
-                continue
-            if seat in self.game.living:  # the winner's last observation
+        for seat in self.game.living:  # the winner's last observation
+            if self.spec.seats[seat].remote:
                 text = encode(self._observation(seat, None, None))
                 self.last[seat] = text
-                peer.send(text)
+                peer = self.peers[seat]
+                if peer is not None:
+                    peer.send(text)
         self._broadcast(self.result_frame)
         for seat, s in enumerate(self.spec.seats):
             if s.kind == "agent":
