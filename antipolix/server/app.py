@@ -314,7 +314,7 @@ class Server:
 
     # -- clients -----------------------------------------------------------------------------
 
-    async def session(
+    async def serve_client(
         self, peer: ClientPeer, receive: Callable[[], Awaitable[str | bytes | None]]
     ) -> None:
         """One client's connection: its hello, then its frames, until it goes."""
@@ -522,7 +522,7 @@ class Server:
                 await websocket.close()
 
             peer = ClientPeer(websocket.send_text, close, self.limits.queue)
-            await self.session(peer, receive)
+            await self.serve_client(peer, receive)
             await asyncio.wait([peer.task], timeout=5)
         except Exception:  # the client went away mid-frame
             pass
@@ -568,7 +568,7 @@ class Server:
                 return b"\xff"  # refused as not text
 
         try:
-            await self.session(peer, receive)
+            await self.serve_client(peer, receive)
             await asyncio.wait([peer.task], timeout=5)
         finally:
             self._tcp_writers.discard(writer)
@@ -645,7 +645,7 @@ class Server:
             match.close()
         if self._tcp is not None:
             self._tcp.close()
-            for writer in list(self._tcp_writers):  # their readers end, their sessions close
+            for writer in list(self._tcp_writers):  # their readers end, their connections close
                 writer.close()
             for _ in range(100):
                 if not self._tcp_writers:

@@ -18,7 +18,7 @@
   const RED = "#D7191C";
 
   // the page's address: /play/GAME#TOKEN (a seat) or /watch/GAME#TOKEN (spectators); the token
-  // leaves the address bar at once and waits in this tab's session storage (for reloads)
+  // leaves the address bar at once and waits in this tab's sessionStorage (for reloads)
   const GAME = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
   const KEY = "antipolix:" + location.pathname;
   if (location.hash.length > 1) {
