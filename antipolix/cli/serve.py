@@ -138,6 +138,12 @@ async def _serve(config: ServerConfig, seats: Any, rules: Any, args: argparse.Na
                 f"{match.game.turn}); its links are the ones printed when it was created"
             )
         if seats is not None:
+            if any(s.kind == "agent" for s in seats):
+                print(
+                    "seating the built-in agents (the first time after an install their compiled "
+                    "code is built: a minute or so)...",
+                    flush=True,
+                )
             created = await server.create_game(
                 seats,
                 rules,
