@@ -1,15 +1,16 @@
 """Events and results in words: the one place that says what happened (R4–R10).
 
 The turn log of the command line (``antipolix play --log``, ``antipolix replay show``), the
-summary of a game and the captions of the 3D viewer all word events here. Cells are written as
-the pictures' axes name them, ``x3 y9 z4`` (a cell is ``(z, y, x)``, R1). Pieces are named by a
-*namer*: :func:`plain_name` (``#12``), or :func:`piece_namer` (``hovercraft #12``, with its
-trait where the reader may know it, R6). Whatever R6 hides from a reader is ``None`` in the
-events it is told and reads as ``an unseen piece``.
+summary of a game and the captions of the 3D viewer all word events here. Cells are written in
+the order of their tuple ``(z, y, x)`` (R1) with each coordinate named, ``z4 y9 x3``
+(:func:`antipolix.world.cell_text`), as errors and the engine's reasons write them. Pieces are
+named by a *namer*: :func:`plain_name` (``#12``), or :func:`piece_namer` (``hovercraft #12``,
+with its trait where the reader may know it, R6). Whatever R6 hides from a reader is ``None``
+in the events it is told and reads as ``an unseen piece``.
 
 >>> from antipolix.events import Moved
 >>> describe(Moved(0, 12, (0, 1, 0), (0, 3, 0)))
-'P0 #12 moves from x0 y1 z0 to x0 y3 z0'
+'P0 #12 moves from z0 y1 x0 to z0 y3 x0'
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from antipolix.events import (
 )
 from antipolix.orders import Attack, Move, Order
 from antipolix.pieces import Trait
+from antipolix.world import cell_text
 
 if TYPE_CHECKING:
     from antipolix.game import Game
@@ -50,14 +52,6 @@ ELIMINATED_BY: dict[Elimination, str] = {
     Elimination.TIMER: "out of time",
     Elimination.QUIT: "quit",
 }
-
-
-def cell_text(cell: Sequence[int] | None) -> str:
-    """A cell ``(z, y, x)`` as the pictures' axes name it: ``x3 y14 z7`` (``-`` for none)."""
-    if cell is None:
-        return "-"
-    z, y, x = (int(c) for c in cell)
-    return f"x{x} y{y} z{z}"
 
 
 def plain_name(pid: int | None) -> str:
@@ -121,7 +115,7 @@ def elimination_text(event: Eliminated) -> str:
 
 def fate_text(event: Fate) -> str:
     """What a successful attack did to its target (R8): ``destroyed``, ``converted to P1``,
-    ``teleported to x1 y2 z0``, ``teleported, destroyed on landing (out of sight)``, ..."""
+    ``teleported to z0 y2 x1``, ``teleported, destroyed on landing (out of sight)``, ..."""
     if event.outcome is Outcome.CONVERT:
         return f"converted to P{event.player}"
     if event.outcome is Outcome.DESTROY:
