@@ -109,12 +109,19 @@ def test_a_stamp_of_an_older_dev_py_reads_as_the_package_alone(
     assert _installs(dev.ran) == [".[dev]"]
 
 
+@pytest.mark.slow  # pip makes an isolated build environment: 5 to 20 s
 def test_the_editable_install_prints_no_caveat(tmp_path: Path) -> None:
     """The set-up's editable install, built as pip builds it (an isolated build with the
-    setuptools pyproject.toml asks for), into a folder of its own: setuptools printed a boxed
-    "Editable installation" warning for the import finder it used for this layout."""
+    setuptools pyproject.toml asks for), into a new empty environment (``pip --python``: the
+    one running the tests is left alone): setuptools printed a boxed "Editable installation"
+    warning for the import finder it used for this layout."""
+    import venv
+
+    env = tmp_path / "env"
+    venv.create(env, with_pip=False)
+    python = env / ("Scripts" if sys.platform == "win32" else "bin") / "python"
     proc = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-deps", "--prefix", str(tmp_path),
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps",
          "-e", str(ROOT)],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
@@ -123,7 +130,7 @@ def test_the_editable_install_prints_no_caveat(tmp_path: Path) -> None:
         pytest.skip("no package index to build the editable install with")
     assert proc.returncode == 0, out
     assert "Editable install" not in out and "BuildBackendWarning" not in out, out
-    pth = list(tmp_path.rglob("__editable__.antipolix-*.pth"))
+    pth = list(env.rglob("__editable__.antipolix-*.pth"))
     assert len(pth) == 1 and pth[0].read_text().strip() == str(ROOT)
 
 
