@@ -21,6 +21,7 @@ from antipolix.cli.common import (
     rules_from_args,
 )
 from antipolix.codec import apply_overrides, item_name, rules_overrides
+from antipolix.compiling import compile_notice
 from antipolix.errors import SimulationError
 from antipolix.events import Combat, Eliminated, Event, Received, TimerChanged
 from antipolix.game import Game, TurnReport
@@ -132,7 +133,11 @@ def play_and_print(
                 print(" " * 12 + line)
 
     watchers.append(Hooks(on_start=on_start, on_turn=on_turn))
-    played = play_game(rules, agents_from_names(names), seed, watchers=watchers)
+    agents = agents_from_names(names)
+    note = compile_notice(agents)
+    if note is not None:  # on stderr: stdout stays the game's, the same on every run
+        print(f"antipolix: {note}", file=sys.stderr, flush=True)
+    played = play_game(rules, agents, seed, watchers=watchers)
     for line in summary_lines(played.game, played.agents, eliminations):
         print(line)
     if replay is not None:
