@@ -15,7 +15,7 @@ in the events it is told and reads as ``an unseen piece``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from antipolix.combat import Outcome
@@ -193,27 +193,47 @@ def story(events: Sequence[Event], name: Namer = plain_name) -> list[str]:
 
 
 def summary_lines(
-    game: Game, agents: Sequence[str], eliminations: Sequence[tuple[int, Eliminated]]
+    game: Game,
+    agents: Sequence[str],
+    eliminations: Sequence[tuple[int, Eliminated]],
+    placed: Mapping[int, int] | None = None,
 ) -> list[str]:
     """A readable summary of a finished game: winner, reason, turns, eliminations (turn, how),
-    and the pieces and points each player has left.
+    and the pieces each player holds at the end, what they cost (points of R2), and how many
+    it took from others (R8: converted, or the army of a player whose chief it took), which
+    is why a player can end with more points than its budget.
 
-    ``eliminations`` are ``(turn, event)`` pairs in the order they happened.
+    ``eliminations`` are ``(turn, event)`` pairs in the order they happened; ``placed`` maps
+    each piece to the seat that placed it (``{piece.id: piece.owner}`` at the start), which
+    the count of taken pieces needs (left out without it).
     """
     result = game.result
     assert result is not None
+    rules = game.rules
     seat = [f"P{p} ({name})" for p, name in enumerate(agents)]
     winner = "draw" if result.winner is None else f"{seat[result.winner]} wins"
     lines = [f"result: {winner}, {result.reason.value}, after {result.turns} turns"]
     for turn, e in eliminations:
         how = ELIMINATED_BY[e.reason].format(by=e.by)
         lines.append(f"  turn {turn:4d}: {seat[e.player]} eliminated, {how}")
-    lines.append("pieces left (pieces, points of the budget):")
-    for p in range(game.rules.players):
+    taken = (
+        "; taken: of those, pieces it converted or won with a chief, R8"
+        if placed is not None
+        else ""
+    )
+    lines.append(
+        f"pieces at the end (points: their cost, R2, each army bought within "
+        f"{rules.army_budget}, R3{taken}):"
+    )
+    for p in range(rules.players):
         mine = game.pieces(p)
-        points = sum(game.rules.piece_cost(x.type, x.trait) for x in mine)
+        points = sum(rules.piece_cost(x.type, x.trait) for x in mine)
         state = "alive" if p in game.living else "out"
         timer = game.timers.get(p)
-        clock = f", timer {timer:.1f} s" if timer is not None else ""
-        lines.append(f"  {seat[p]:<16} {len(mine):3d} pieces, {points:3d} points  ({state}{clock})")
+        clock = f", {timer:.1f} s left on its timer" if timer is not None else ""
+        text = f"  {seat[p]:<16} {len(mine):3d} pieces, {points:3d} points"
+        if placed is not None:
+            won = sum(1 for x in mine if placed.get(x.id, p) != p)
+            text += f", {won:3d} taken"
+        lines.append(f"{text}  ({state}{clock})")
     return lines

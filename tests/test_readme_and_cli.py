@@ -41,11 +41,11 @@ def test_cli_demo_prints_summary_and_writes_a_replay(
     out = capsys.readouterr().out
     assert out.startswith("AntipoliX: 4 players (greedy, greedy, random, greedy)")
     assert re.search(r"^result: (P\d \(\w+\) wins|draw), ", out, flags=re.M)
-    assert "pieces left" in out
+    assert "pieces at the end (points: their cost" in out
     replay = tmp_path / "demo.apx.json.gz"
     assert replay.is_file()
     assert (tmp_path / "demo.png").stat().st_size > 10_000  # the last turn, drawn
-    assert "batch: 6 games" in out and "win rates by agent" in out
+    assert "batch: 6 games" in out and "games won by agent" in out
     first = replay.read_bytes()
     assert main(["demo", "--out", str(tmp_path), "--batch", "6", "--workers", "0"]) == 0
     assert capsys.readouterr().out == out, "the demo is not deterministic"

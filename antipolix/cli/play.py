@@ -116,13 +116,20 @@ def play_and_print(
     board = "×".join(str(d) for d in rules.shape)
     print(
         f"AntipoliX: {rules.players} players ({', '.join(names)}) on a {board} board, "
-        f"seed {seed}, budget {rules.army_budget}, turn limit {rules.max_turns}"
+        f"seed {seed}, an army budget of {rules.army_budget} points a player (R3), "
+        f"turn limit {rules.max_turns} turns"
     )
     eliminations: list[tuple[int, Eliminated]] = []
+    placed: dict[int, int] = {}
 
     def on_start(played: PlayedGame) -> None:
+        placed.update((p.id, p.owner) for p in played.game.placement())
         for seat, army in enumerate(played.armies):
-            print(f"army of P{seat} ({played.agents[seat]}): {army_text(army)}")
+            cost = sum(rules.piece_cost(p.type, p.trait) for p in army)
+            print(
+                f"army of P{seat} ({played.agents[seat]}, {len(army)} pieces, {cost} points): "
+                f"{army_text(army)}"
+            )
 
     def on_turn(game: Game, report: TurnReport, decisions: Mapping[int, Decision]) -> None:
         eliminations.extend((report.turn, e) for e in report.events if isinstance(e, Eliminated))
@@ -138,7 +145,7 @@ def play_and_print(
     if note is not None:  # on stderr: stdout stays the game's, the same on every run
         print(f"antipolix: {note}", file=sys.stderr, flush=True)
     played = play_game(rules, agents, seed, watchers=watchers)
-    for line in summary_lines(played.game, played.agents, eliminations):
+    for line in summary_lines(played.game, played.agents, eliminations, placed):
         print(line)
     if replay is not None:
         print(f"replay written to {replay}")
