@@ -19,11 +19,11 @@ from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from typing import NoReturn
 
-from antipolix.cli import balance, play, replay, simulate, tournament, tune
+from antipolix.cli import balance, play, replay, rules, simulate, tournament, tune
 from antipolix.errors import AntipolixError
 from antipolix.version import __version__
 
-MODULES = [play, replay, simulate, balance, tournament, tune]
+MODULES = [play, replay, simulate, balance, tournament, tune, rules]
 
 
 class Parser(argparse.ArgumentParser):
