@@ -56,9 +56,7 @@ def test_r1_a_log_line_and_the_engines_reason_name_a_cell_alike() -> None:
 
 
 def test_r1_errors_name_cells_as_the_log_does() -> None:
-    game, _ = make_game(
-        [(0, ARMY, CHIEF, (0, 0, 0)), (1, ARMY, CHIEF, (0, 0, 4))], shape=(2, 5, 5)
-    )
+    game, _ = make_game([(0, ARMY, CHIEF, (0, 0, 0)), (1, ARMY, CHIEF, (0, 0, 4))], shape=(2, 5, 5))
     with pytest.raises(EmptyCellError, match=r"^no piece on z1 y3 x2: nothing to defend$"):
         game.defence_power((1, 3, 2))
     with pytest.raises(OffBoardError, match=r"^cell z9 y0 x0 is outside the 2×5×5 board"):
@@ -71,11 +69,7 @@ def test_r1_errors_name_cells_as_the_log_does() -> None:
     with pytest.raises(OccupiedCellError, match=f"^player 0: cell {cell_text(inside)} already"):
         placing.place(0, ARMY, NONE, inside)
     outside = next(
-        (z, y, x)
-        for z in range(4)
-        for y in range(8)
-        for x in range(8)
-        if (z, y, x) not in zone
+        (z, y, x) for z in range(4) for y in range(8) for x in range(8) if (z, y, x) not in zone
     )
     with pytest.raises(OutsideZoneError) as refused:
         placing.place(0, ARMY, NONE, outside)
