@@ -56,7 +56,8 @@ def register(sub: Any) -> None:
 
     demo = sub.add_parser(
         "demo",
-        help="the main job: a seeded game with its summary and replay",
+        help="the main job: a seeded game (summary, replay, picture of its decisive turn, "
+        "replay page), then a batch of games",
         description=f"Play the seeded demo game ({DEMO_AGENTS} on the default rules), print "
         f"its summary and its story, write its replay to {DEMO_REPLAY}, a picture of its "
         "decisive turn (the winner's first chief taken) and its replay page beside it, then "
