@@ -214,10 +214,11 @@ def test_readme_says_where_the_command_is_and_git_ignores_what_its_examples_writ
     assert "`.venv/bin/antipolix ...`" in text and "source .venv/bin/activate" in text
     code = "\n".join(re.findall(r"```(?:bash|python)\n(.*?)```", text, flags=re.S))
     code += "\n" + "\n".join(re.findall(r"`([^`\n]+)`", text))  # inline examples too
-    files = set(re.findall(r"[\w./-]+\.(?:apx\.json\.gz|png|gif|mp4)\b", code))
+    files = set(re.findall(r"[\w./-]+\.(?:apx\.json\.gz|png|gif|mp4|html)\b", code))
     folders = set(re.findall(r"\b(?:runs|out)/[\w-]+", code))
     written = {f for f in files if not f.startswith("docs/")} | {f"{d}/x.parquet" for d in folders}
     assert {"game.apx.json.gz", "t40.png", "game.mp4", "last.png", "game.gif"} <= written
+    assert {"game.html", "demo.html"} <= written  # replay pages (antipolix view --html)
     assert "runs/x/x.parquet" in written
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")
