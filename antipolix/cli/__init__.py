@@ -20,11 +20,11 @@ from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from typing import NoReturn
 
-from antipolix.cli import balance, play, replay, serve, simulate, tournament, tune
+from antipolix.cli import balance, play, replay, rules, serve, simulate, tournament, tune
 from antipolix.errors import AntipolixError
 from antipolix.version import __version__
 
-MODULES = [play, replay, simulate, balance, tournament, tune, serve]
+MODULES = [play, replay, simulate, balance, tournament, tune, rules, serve]
 
 
 class Parser(argparse.ArgumentParser):

@@ -685,6 +685,47 @@
     const slider = $("turn");
     slider.max = String(LAST);
 
+    // -- the story: its turns marked on the timeline and listed in the legend, each a jump ------
+
+    const STORY = D.story || []; // [{turn, kind, text}] in turn order (antipolix.story)
+    const storyTurns = [...new Set(STORY.map((m) => m.turn))];
+
+    function storyMarks() {
+      const marks = $("marks"), list = $("story");
+      for (const m of STORY) {
+        const jump = () => { play(false); setTurn(m.turn); };
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "mark " + m.kind;
+        b.dataset.turn = String(m.turn);
+        b.style.left = (LAST > 0 ? (100 * m.turn) / LAST : 0) + "%";
+        b.title = "turn " + m.turn + ": " + m.text;
+        b.setAttribute("aria-label", b.title);
+        b.addEventListener("click", jump);
+        marks.appendChild(b);
+        const li = document.createElement("li");
+        li.className = m.kind;
+        const item = document.createElement("button");
+        item.type = "button";
+        item.dataset.turn = String(m.turn);
+        const t = document.createElement("span");
+        t.className = "turn";
+        t.textContent = "turn " + m.turn;
+        item.append(t, document.createTextNode(m.text));
+        item.addEventListener("click", jump);
+        li.appendChild(item);
+        list.appendChild(li);
+      }
+      $("story").hidden = $("story-title").hidden = STORY.length === 0;
+    }
+
+    function storyJump(step) { // the next (step 1) or previous (-1) turn of the story
+      const later = step > 0 ? storyTurns.filter((t) => t > S.turn) : storyTurns.filter((t) => t < S.turn);
+      if (!later.length) return;
+      play(false);
+      setTurn(step > 0 ? later[0] : later[later.length - 1]);
+    }
+
     function where() {
       const size = D.shape.join("×");
       if (S.mode === "universe") return "whole universe " + size + " (z up)";
@@ -718,11 +759,13 @@
         list.appendChild(li);
       }
       const log = $("log");
-      if (!S.events) log.textContent = "";
+      const moments = STORY.filter((m) => m.turn === S.turn && m.kind !== "eliminated");
+      const told = moments.map((m) => '\n<span class="moment">' + escapeHtml(m.text) + "</span>").join("");
+      if (!S.events) log.innerHTML = told.slice(1);
       else if (S.turn === 0) log.textContent = "turn 0: the position after placement";
       else {
         const lines = d.g || [];
-        log.innerHTML = "<b>turn " + S.turn + ":</b>" + (lines.length ? "" : " no events seen")
+        log.innerHTML = "<b>turn " + S.turn + ":</b>" + (lines.length ? "" : " no events seen") + told
           + lines.map((s) => "\n" + (s.includes("ELIMINATED") ? '<span class="out">' + escapeHtml(s) + "</span>" : escapeHtml(s))).join("");
       }
       $("play").classList.toggle("playing", S.playing);
@@ -852,6 +895,8 @@
       else if (k === "ArrowLeft" || k === "N") { play(false); setTurn(S.turn - 1); }
       else if (k === "Home") { play(false); setTurn(0); }
       else if (k === "End") { play(false); setTurn(LAST); }
+      else if (k === "]") storyJump(1);
+      else if (k === "[") storyJump(-1);
       else if (k === "v") { const m = ["universe", "boards", "slice"]; S.mode = m[(m.indexOf(S.mode) + 1) % 3]; changed(); }
       else if (k === "o" || k === "p") {
         S.axis = AXES[(AXES.indexOf(S.axis) + (k === "p" ? 1 : 2)) % 3];
@@ -928,6 +973,7 @@
           pieces: drawn.pieces.map((p) => p.slice()), lines: drawn.lines, marks: drawn.marks, labels: drawn.labels,
           legend: views[S.view].entries[S.turn].map((e) => e.text),
           log: $("log").textContent,
+          story: STORY.map((m) => ({ turn: m.turn, kind: m.kind, text: m.text })),
         };
       },
       setTurn: (t) => { play(false); setTurn(t); },
@@ -944,6 +990,7 @@
       scene3d: () => ({ THREE, scene, camera, canvas, lay, S, request, redraw: () => changed() }),
     };
 
+    storyMarks();
     updatePanels();
     redraw();
     render();
