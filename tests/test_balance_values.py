@@ -390,7 +390,7 @@ def test_a_values_study_writes_its_tables_plots_and_report(planted: tuple[Path, 
     report = (folder / "report.md").read_text()
     head, rest = report.split("## In short\n", 1)
     assert "**Verdict: complete (greedy 300, planner 300, tuned 300 games).**" in head
-    paragraphs = rest.split("\n## ")[0].strip().split("\n\n")
+    paragraphs = rest.split("\n## ")[0].strip().split("\n\n")[1:]  # after the one line
     assert [p.split("**")[1] for p in paragraphs] == [k.capitalize() for k in KINDS]
     assert paragraphs[0].startswith("**Army** (costs 1). Worth ")
     assert "Underpriced (worth more than it costs) for every agent measured." in paragraphs[0]
@@ -495,3 +495,52 @@ def test_the_command_runs_a_values_study(
     assert f"report: {out / 'report.md'}" in shown
     assert (out / "values.csv").is_file() and (out / "report.md").is_file()
     assert kind_cost(SMALL, "army") == 3
+
+
+# -- the study scripts ----------------------------------------------------------------------------
+
+TRIAL = ["--rule", "shape=4,8,8", "--rule", "players=2", "--rule", "budget=20",
+         "--rule", "max_turns=100"]  # fmt: skip
+
+
+def test_the_design_script_prints_widths_and_games_ratios(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "experiments" / "values_design.py"), "--games", "60",
+         "--twins", "20", "--workers", "0", "--out", str(tmp_path / "d"), *TRIAL],
+        capture_output=True, text=True, timeout=600, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = done.stdout
+    assert "uniform 30-100 %, winner" in out and "by-cost 10-100 %, order" in out
+    assert "one piece pairs" in out and "rotated pairs" in out and "(widest)" in out
+    assert "correlation of the same army's finishing place" in out
+
+
+@pytest.mark.slow
+def test_the_committed_study_script_runs_end_to_end(tmp_path: Path) -> None:
+    """A trial of experiments/values_by_skill.py on a small board: search at one rollout is
+    rated by a short tournament and carried onto the committed scale, every agent's values,
+    restricted play for tuned, the files copied with run.txt."""
+    import subprocess
+    import sys
+
+    results = tmp_path / "results"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "experiments" / "values_by_skill.py"), "--games", "40",
+         "--search-games", "4", "--search-rollouts", "1", "--rate-games", "4",
+         "--restricted-games", "2", "--workers", "0", "--out", str(tmp_path / "o"),
+         "--results", str(results), *TRIAL],
+        capture_output=True, text=True, timeout=1800, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    for name in ("report.md", "values.csv", "skill.csv", "restricted.csv", "run.txt"):
+        assert (results / name).is_file(), name
+    values = pd.read_csv(results / "values.csv")
+    assert set(values["agent"]) == {"greedy", "planner", "tuned", "search:rollouts=1"}
+    run = (results / "run.txt").read_text()
+    assert "rating search:rollouts=1: 4 games" in run and "seconds of play per game" in run
+    report = (results / "report.md").read_text()
+    assert "moved by" in report and "onto the committed scale" in report

@@ -282,9 +282,10 @@ class _Run:
 
     def play(self, games: dict[str, int]) -> None:
         study = self.study
-        targets = {a: max(games[a], self._had(a)) for a in study.agents}
+        cap = study.max_games
+        first = {a: games[a] if cap is None else min(games[a], cap) for a in study.agents}
+        targets = {a: max(first[a], self._had(a)) for a in study.agents}  # never shrinks
         if study.precision is not None:
-            targets = {a: min(t, study.max_games or t) for a, t in targets.items()}
             impossible = unbuyable(study.rules)
             for kind, why in impossible.items():
                 study.precision_notes.append(

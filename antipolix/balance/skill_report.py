@@ -14,7 +14,7 @@ import pandas as pd
 
 from antipolix.balance.report import _md, _plt, draw_shares, seat_table
 from antipolix.balance.skill import PER
-from antipolix.balance.values import kind_cost, priced_kinds
+from antipolix.balance.values import kind_cost, priced_kinds, unbuyable
 from antipolix.files import write_atomically
 
 if TYPE_CHECKING:
@@ -167,9 +167,19 @@ def report(study: ValuesBySkill) -> str:
             "command again to resume it (the games played are kept).\n"
         )
     notes = [*study.precision_notes]
+    impossible = unbuyable(rules)
+    if impossible and study.precision is None:
+        notes += [
+            f"{k} cannot be priced under these rules: {why}." for k, why in impossible.items()
+        ]
     if notes:
         parts.append("\n".join(f"- {n}" for n in notes) + "\n")
-    parts.append("## In short\n")
+    parts.append(
+        "## In short\n\nWhat a piece of each kind is worth, in budget points (a kind worth more "
+        "than its cost is underpriced, less overpriced), to each agent from the weakest to the "
+        "strongest (ratings in Elo); the numbers in brackets are the range the games allow "
+        "(95 %).\n"
+    )
     parts.extend(kind_paragraph(study, kind) + "\n" for kind in priced_kinds(rules))
     parts.append(_values_section(study))
     parts.append(_skill_section(study))
@@ -233,41 +243,49 @@ def kind_paragraph(study: ValuesBySkill, kind: str) -> str:
     hit = r[(r["forbidden"] == kind) & r["rating_loss"].notna()] if len(r) else r
     if len(hit):
         h = hit.iloc[0]
-        text += (
-            f" Forbidden to buy it, {h['agent']} loses {h['rating_loss']:.0f} Elo "
-            f"[{h['loss_low']:.0f}, {h['loss_high']:.0f}]"
-            + (
-                ": it can do without it."
-                if h["loss_low"] <= 0 <= h["loss_high"]
-                else (": it needs it." if h["loss_low"] > 0 else ": it plays better without it.")
+        loss, low, high = float(h["rating_loss"]), float(h["loss_low"]), float(h["loss_high"])
+        if low > 0:
+            text += (
+                f" Forbidden to buy it, {h['agent']} loses {loss:.0f} Elo [{low:.0f}, "
+                f"{high:.0f}]: it needs it."
             )
-        )
+        elif high < 0:
+            text += (
+                f" Forbidden to buy it, {h['agent']} gains {-loss:.0f} Elo [{-high:.0f}, "
+                f"{-low:.0f}]: it plays better without it."
+            )
+        else:
+            text += (
+                f" Forbidden to buy it, {h['agent']}'s rating changes by {-loss:+.0f} Elo "
+                f"[{-high:+.0f}, {-low:+.0f}]: the games do not show that it needs it."
+            )
     return text
 
 
 def _values_section(study: ValuesBySkill) -> str:
     v = study.values
     shown = v.assign(
+        rating=[f"{r:.0f}" for r in v["rating"]],
         value=[_interval(r.value, r.value_low, r.value_high, 1) for r in v.itertuples()],
         value_per_cost=[_interval(r.ratio, r.ratio_low, r.ratio_high, 2) for r in v.itertuples()],
     )[["kind", "cost", "agent", "rating", "value", "value_per_cost", "verdict"]]
-    shown = shown.sort_values(["kind", "rating"], key=_kind_order, kind="stable")
+    shown = shown.iloc[
+        sorted(range(len(v)), key=lambda i: (_KIND_ORDER.get(str(v["kind"].iloc[i]), 99),
+                                             float(v["rating"].iloc[i])))
+    ]  # fmt: skip
     picture = (
         "![value per cost point against rating](plots/skill.png)\n\n"
         if (v["verdict"] != "not estimated").any()
         else ""
     )
     notes = v[(v["verdict"] == "not estimated") & v["note"].astype(bool)]
-    why = ""
-    if len(notes):
-        why = (
-            "\n"
-            + "\n".join(
-                f"- {r.kind} for {r.agent}: {r.note}"
-                for r in notes.drop_duplicates("note").itertuples()
-            )
-            + "\n"
-        )
+    lines = []
+    for agent, part in notes.groupby("agent", sort=False):
+        if len(part) == len(v[v["agent"] == agent]) and part["note"].nunique() == 1:
+            lines.append(f"- {agent}: {part['note'].iloc[0]}")  # the whole agent
+        else:
+            lines += [f"- {r.kind} for {agent}: {r.note}" for r in part.itertuples()]
+    why = "\n" + "\n".join(lines) + "\n" if lines else ""
     return f"""## What each kind is worth to each agent
 
 Value is in budget points: what a piece of that kind adds to the chance to finish ahead, scaled
@@ -370,7 +388,7 @@ def _games_section(study: ValuesBySkill) -> str:
                 "turn limit": f"{limit:.1%}",
                 "median turns": int(g["turns"].median()),
                 "seat gap": f"{seats['win_rate'].max() - seats['win_rate'].min():.1%}",
-                "minutes of play": f"{g['seconds'].sum() / 60:.1f}",
+                "seconds of play": f"{g['seconds'].sum():.0f}",
             }
         )
     if not rows:
@@ -378,7 +396,7 @@ def _games_section(study: ValuesBySkill) -> str:
     return f"""## The games
 
 Per agent: its games (every seat that agent, random armies), draws and turn-limit draws, median
-game length, the gap between the best and worst seat's win rate, and minutes of play (summed
+game length, the gap between the best and worst seat's win rate, and seconds of play (summed
 over games, each on one core).
 
 {_md(pd.DataFrame(rows))}
@@ -414,10 +432,6 @@ def _interval(x: Any, low: Any, high: Any, digits: int) -> str:
     return f"{x:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
-def _kind_order(column: pd.Series) -> pd.Series:
-    if column.name != "kind":
-        return column
-    order = {
-        k: i for i, k in enumerate(("army", "hovercraft", "fortress", "invisible", "teleporter"))
-    }
-    return column.map(lambda k: order.get(k, 99))
+_KIND_ORDER = {
+    k: i for i, k in enumerate(("army", "hovercraft", "fortress", "invisible", "teleporter"))
+}
