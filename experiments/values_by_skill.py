@@ -134,7 +134,7 @@ def main() -> None:
         shutil.copy2(args.out / "study" / name, args.results / name)
     shutil.copytree(args.out / "study" / "plots", args.results / "plots", dirs_exist_ok=True)
     per_game = {a: float(study.games[a]["seconds"].mean()) for a in agents}
-    cores = args.workers or os.cpu_count() or 1
+    cores = 1 if args.workers == 0 else args.workers or os.cpu_count() or 1
     planned = {a: (30_000 if a in FAST else 1000) for a in agents}
     assert study.path is not None
     restricted_games = (
@@ -169,7 +169,8 @@ def main() -> None:
             else ""
         ),
         f"  at these per-game costs, 30000 games of each fast agent and 1000 of {search} are "
-        f"{full / 60:.0f} min of play, about {full / 60 / cores:.0f} min on {cores} cores",
+        f"{full / 60:.0f} min of play, about {full / 60 / cores:.0f} min on {cores} "
+        f"core{'s' if cores != 1 else ''}",
         f"verdict: {study.verdict}",
     ]
     print("\n".join(lines) + f"\nreport: {args.results / 'report.md'}")

@@ -541,6 +541,7 @@ def test_the_committed_study_script_runs_end_to_end(tmp_path: Path) -> None:
     values = pd.read_csv(results / "values.csv")
     assert set(values["agent"]) == {"greedy", "planner", "tuned", "search:rollouts=1"}
     run = (results / "run.txt").read_text()
-    assert "rating search:rollouts=1: 4 games" in run and "seconds of play per game" in run
+    assert "rating search:rollouts=1: 24 games" in run  # 6 pairs at 2-player tables, 4 each
+    assert "seconds of play per game" in run and "min on 1 core\n" in run
     report = (results / "report.md").read_text()
     assert "moved by" in report and "onto the committed scale" in report

@@ -60,7 +60,7 @@ def register(sub: Any) -> None:
         "skill.csv, restricted.csv with --restricted-games, plots, report.md). With one "
         "agent and --games-per-iteration/--iterations: a cost fit, which moves the costs "
         "toward the values and repeats with the same seeds until every kind's value per cost "
-        "point is 1 within its 95 %% interval (costs.csv/costs.json, plots, report.md). The "
+        "point is 1 within its 95 % interval (costs.csv/costs.json, plots, report.md). The "
         "study folder (--out) keeps the games (Parquet); the same command again resumes it.",
     )
     balance.add_argument(
