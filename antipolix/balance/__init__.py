@@ -15,11 +15,12 @@ study folder holding the games, the same tables as CSV, plots and a report;
 study folder holding the games (Parquet), the costs (CSV, JSON), plots and a one-page report.
 """
 
-from antipolix.balance.by_skill import ValuesBySkill, values_by_skill
+from antipolix.balance.by_skill import values_by_skill
 from antipolix.balance.design import CLASSIC, Design
 from antipolix.balance.fit import balancing_agent, estimate_values, fit_costs
 from antipolix.balance.ratings import SkillAxis, skill_axis
 from antipolix.balance.restricted import Restricted, restricted_play
+from antipolix.balance.skill_study import ValuesBySkill
 from antipolix.balance.study import CostFit
 from antipolix.balance.values import (
     KINDS,

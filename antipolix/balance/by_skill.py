@@ -32,17 +32,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from antipolix.agents import Agent, agent_label, agent_named
 from antipolix.balance.design import Design
 from antipolix.balance.fit import check_rules, games_frame
-from antipolix.balance.ratings import Ladder, SkillAxis, skill_axis
-from antipolix.balance.restricted import RESTRICTED_COLUMNS, Restricted, restricted_play
-from antipolix.balance.skill import Line, skill_table, values_table
+from antipolix.balance.ratings import Ladder, skill_axis
+from antipolix.balance.restricted import restricted_play
+from antipolix.balance.skill import skill_table, values_table
+from antipolix.balance.skill_report import write_files
+from antipolix.balance.skill_study import ValuesBySkill, widest_interval
 from antipolix.balance.values import (
     BalanceError,
-    ValueEstimate,
     estimate_games,
     kind_cost,
     priced_kinds,
@@ -67,80 +66,6 @@ MARGIN = 1.15  # a round plays this much more than the projection, so the next o
 FILES = {"study.json", "games", "restricted", "values.csv", "skill.csv", "restricted.csv",
          "report.md", "plots"}  # fmt: skip
 Say = Callable[[str], None]
-
-
-@dataclass
-class ValuesBySkill:
-    """A values-by-skill study (finished, or stopped: ``stopped`` says why).
-
-    - ``values``: one row per (agent, kind): ``agent, rating, kind, cost, value, value_low,
-      value_high, ratio, ratio_low, ratio_high, verdict, note`` (``values.csv``);
-    - ``skill``: one row per kind: the slope of its value on rating (points per 100 Elo, 95 %),
-      the verdicts at the weakest and strongest agent and the flag in words (``skill.csv``);
-    - ``restricted``: one row per kind: ``agent, forbidden, rating_loss, loss_low, loss_high,
-      note`` (``restricted.csv``; empty when restricted play was not asked for);
-    - ``estimates`` (per agent, its :class:`ValueEstimate`, or why it has none), ``games`` (per
-      agent, its games), ``axis`` (the ratings and their ladder), ``lines`` (per kind).
-    """
-
-    rules: Rules
-    agents: list[str]
-    axis: SkillAxis
-    design: Design
-    seed: int
-    estimates: dict[str, ValueEstimate | str] = field(default_factory=dict)
-    games: dict[str, pd.DataFrame] = field(default_factory=dict)
-    values: pd.DataFrame = field(default_factory=pd.DataFrame)
-    skill: pd.DataFrame = field(default_factory=pd.DataFrame)
-    lines: dict[str, Line] = field(default_factory=dict)
-    restricted: pd.DataFrame = field(
-        default_factory=lambda: pd.DataFrame(columns=RESTRICTED_COLUMNS)
-    )
-    restricted_run: Restricted | None = None
-    precision: float | None = None
-    max_games: int | None = None
-    precision_notes: list[str] = field(default_factory=list)
-    stopped: str = ""
-    seconds: dict[str, float] = field(default_factory=dict)
-    path: Path | None = None
-    keep: object = None  # a TemporaryDirectory that lives as long as this study
-
-    @property
-    def strongest(self) -> str:
-        return max(self.agents, key=lambda a: self.axis.ratings[a])
-
-    @property
-    def verdict(self) -> str:
-        """One line: how the study ended, and why."""
-        if self.stopped:
-            return f"stopped: {self.stopped}"
-        played = ", ".join(f"{a} {len(self.games.get(a, ()))}" for a in self.agents)
-        failed = [a for a, e in self.estimates.items() if not isinstance(e, ValueEstimate)]
-        text = f"complete ({played} games)"
-        if self.precision is not None:
-            wide = self.widest()
-            short = {a: w for a, w in wide.items() if not w[0] < self.precision}
-            if short:
-                a, (w, kind) = next(iter(short.items()))
-                text = (
-                    f"precision {self.precision:g} not met within the cap of {self.max_games} "
-                    f"games per agent ({played} games): {a}'s widest interval is {w:.2f} "
-                    f"({kind})" + (f", and {len(short) - 1} more agents'" if len(short) > 1 else "")
-                )
-            else:
-                text = f"precision {self.precision:g} met for every agent ({played} games)"
-        if failed:
-            text += f"; no values for {', '.join(failed)} (see below)"
-        return text
-
-    def widest(self) -> dict[str, tuple[float, str]]:
-        """Per agent with values: its widest value-per-cost interval among the kinds that can
-        be priced under the rules, and that kind (infinite when one was not estimated)."""
-        return {
-            a: _widest(e, self.rules)
-            for a, e in self.estimates.items()
-            if isinstance(e, ValueEstimate)
-        }
 
 
 def values_by_skill(
@@ -250,8 +175,6 @@ def _finish(study: ValuesBySkill, folder: Path, report: bool, began: float) -> N
         study.skill, study.lines = skill_table(study.rules, study.values, study.estimates)
     study.seconds["total"] = time.perf_counter() - began
     if report:
-        from antipolix.balance.skill_report import write_files
-
         try:
             write_files(study, folder)
         except OSError as exc:
@@ -354,9 +277,11 @@ class _Run:
                 study.estimates[a] = str(exc)
                 self.say(f"{a}: no values ({exc})")
                 continue
-            widest, kind = _widest(study.estimates[a], study.rules)
-            self.say(f"{a}: {len(study.games[a])} games; widest value-per-cost interval "
-                     f"{widest:.3f} ({kind})")  # fmt: skip
+            widest, kind = widest_interval(study.estimates[a], study.rules)
+            shown = (
+                f"{widest:.3f} ({kind})" if math.isfinite(widest) else f"none: {kind} not estimated"
+            )
+            self.say(f"{a}: {len(study.games[a])} games; widest value-per-cost interval {shown}")
         study.seconds["fitting"] = study.seconds.get("fitting", 0.0) + time.perf_counter() - began
 
     def _next(self, targets: dict[str, int], round_: int) -> tuple[dict[str, int], bool]:
@@ -367,7 +292,7 @@ class _Run:
         out, more = dict(targets), False
         for a in study.agents:
             est, n = study.estimates[a], targets[a]
-            widest, kind = _widest(est, study.rules)
+            widest, kind = widest_interval(est, study.rules)
             if widest < want or n >= cap:
                 continue
             need = math.ceil(n * (widest / want) ** 2 * MARGIN) if math.isfinite(widest) else 2 * n
@@ -399,19 +324,6 @@ class _Run:
         study.restricted_run = result
         study.restricted = result.table
         study.seconds["restricted"] = time.perf_counter() - began
-
-
-def _widest(est: ValueEstimate | str, rules: Rules) -> tuple[float, str]:
-    if not isinstance(est, ValueEstimate):
-        return math.inf, "no values"
-    impossible = unbuyable(rules)
-    t = est.table
-    t = t[~t["kind"].isin(list(impossible))]
-    if len(t) == 0:
-        return 0.0, ""
-    width = (t["ratio_high"] - t["ratio_low"]).fillna(math.inf)
-    i = int(width.to_numpy().argmax())
-    return float(width.iloc[i]), str(t["kind"].iloc[i])
 
 
 def _agents(agents: Sequence[Agent | str] | str) -> list[Agent]:

@@ -7,18 +7,16 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from antipolix.balance.report import _md, _plt, draw_shares, seat_table
 from antipolix.balance.skill import PER
+from antipolix.balance.skill_study import ValuesBySkill
 from antipolix.balance.values import kind_cost, priced_kinds, unbuyable
 from antipolix.files import write_atomically
-
-if TYPE_CHECKING:
-    from antipolix.balance.by_skill import ValuesBySkill
 
 COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9"]
 MEANING = {

@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from antipolix.balance import BalanceError, fit_costs
-from antipolix.balance.by_skill import ValuesBySkill, values_by_skill
+from antipolix.balance.by_skill import values_by_skill
 from antipolix.balance.design import MENUS, Design
 from antipolix.balance.fit import check_step
+from antipolix.balance.skill_study import ValuesBySkill
 from antipolix.balance.values import OUTCOMES
 from antipolix.cli.common import (
     add_rules_options,
@@ -123,8 +124,7 @@ def register(sub: Any) -> None:
     values.add_argument(
         "--outcome",
         choices=OUTCOMES,
-        help="what is fitted: order (every elimination; the default) or winner (the cost "
-        "fit's)",
+        help="what is fitted: order (every elimination; the default) or winner (the cost fit's)",
     )
     fit = balance.add_argument_group("a cost fit (one agent)")
     fit.add_argument(
