@@ -254,8 +254,8 @@ def kind_paragraph(study: ValuesBySkill, kind: str) -> str:
             )
         else:
             text += (
-                f" Forbidden to buy it, {h['agent']}'s rating changes by {-loss:+.0f} Elo "
-                f"[{-high:+.0f}, {-low:+.0f}]: the games do not show that it needs it."
+                f" Forbidden to buy it, {h['agent']}'s rating changes by {_signed(-loss)} Elo "
+                f"[{_signed(-high)}, {_signed(-low)}]: the games do not show that it needs it."
             )
     return text
 
@@ -422,6 +422,11 @@ def _method_section(study: ValuesBySkill) -> str:
   covariance of the agents' values from their shared games (the sandwich of the fits' scores
   over the seeds they share); the ratings' own uncertainty is left out.
 """
+
+
+def _signed(x: float) -> str:
+    """A whole number with its sign; 0 has none (never "-0")."""
+    return f"{round(x):+d}" if round(x) else "0"
 
 
 def _interval(x: Any, low: Any, high: Any, digits: int) -> str:
