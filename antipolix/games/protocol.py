@@ -259,8 +259,8 @@ class Scene2D:
 
 class GameDef(Protocol):
     """A game as the registry holds it: the module ``antipolix.games.<name>`` exports one as
-    ``GAME``. Everything but :meth:`play_batch` and :meth:`scene` is required; a 2D game
-    (``info.board == "2d"``) gives :meth:`scene`."""
+    ``GAME``. Everything but :meth:`play_batch`, :meth:`scene` and :meth:`perft` is required; a
+    2D game (``info.board == "2d"``) gives :meth:`scene`."""
 
     info: GameType  # what the game declares
     options: tuple[Option, ...]
@@ -293,12 +293,14 @@ class GameDef(Protocol):
         """An action in the words of the rules (``Place (2, 3)``), for logs and pages."""
         ...
 
-    def action_to_json(self, action: int) -> Any:
-        """An action as replays store it (the game's own notation; JSON-ready)."""
+    def action_to_json(self, config: Any, action: int) -> Any:
+        """An action as replays store it (the game's own notation; JSON-ready). The
+        configuration says what the integer means: on boards of different sizes one integer
+        names different points."""
         ...
 
-    def action_from_json(self, data: Any) -> int:
-        """Read back :meth:`action_to_json`; anything else raises GameError."""
+    def action_from_json(self, config: Any, data: Any) -> int:
+        """Read back :meth:`action_to_json` under ``config``; anything else raises GameError."""
         ...
 
     def scene(self, state: State, seat: int | None = None) -> Scene2D:
@@ -312,6 +314,12 @@ class GameDef(Protocol):
         """Optional compiled path: whole games, one per seed (seat ``s`` played by
         ``agents[s]``), in one call; the same outcomes as :func:`play_one` on each seed. None
         when these agents have no compiled form (the platform then plays game by game)."""
+        ...
+
+    def perft(self, config: Any, depth: int) -> int:
+        """Optional (sequential games): the number of legal action sequences of ``depth``
+        actions from the start (``antipolix perft``), as chess engines count them to check
+        move generation. A game without it has no perft command."""
         ...
 
 
