@@ -350,12 +350,14 @@ class GameDef(Protocol):
         is the position it is played in."""
         ...
 
-    def action_to_json(self, action: int) -> Any:
-        """An action as replays store it (the game's own notation; JSON-ready)."""
+    def action_to_json(self, config: Any, action: int) -> Any:
+        """An action as replays store it (the game's own notation; JSON-ready). The
+        configuration says what the integer means: on boards of different sizes one integer
+        names different points."""
         ...
 
-    def action_from_json(self, data: Any) -> int:
-        """Read back :meth:`action_to_json`; anything else raises GameError."""
+    def action_from_json(self, config: Any, data: Any) -> int:
+        """Read back :meth:`action_to_json` under ``config``; anything else raises GameError."""
         ...
 
 

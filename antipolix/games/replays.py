@@ -120,12 +120,13 @@ class Recorder:
     def action(self, state: State, actions: Mapping[int, int]) -> None:
         """Record the actions about to be applied to ``state`` (``play_one``'s ``on_action``)."""
         codec = self.game.action_to_json
+        config = state.config
         self._lines.append(
             line(
                 {
                     "type": "turn",
                     "turn": len(self._lines),
-                    "actions": {str(s): codec(a) for s, a in sorted(actions.items())},
+                    "actions": {str(s): codec(config, a) for s, a in sorted(actions.items())},
                 }
             )
         )
@@ -258,7 +259,7 @@ class GameReplay:
             acts = record["actions"]
             if not isinstance(acts, dict):
                 raise ReplayError(f"replay {self.path} is malformed: turn {record['turn']}")
-            self.actions.append({int(s): codec(a) for s, a in acts.items()})
+            self.actions.append({int(s): codec(self.config, a) for s, a in acts.items()})
         res = records[-2]
         self.result = Outcome(
             winner=None if res["winner"] is None else int(res["winner"]),

@@ -215,10 +215,10 @@ class TicTacToe:
         y, x = divmod(action, state.config.size)
         return f"mark ({x}, {y})"
 
-    def action_to_json(self, action: int) -> Any:
+    def action_to_json(self, config: Any, action: int) -> Any:
         return int(action)
 
-    def action_from_json(self, data: Any) -> int:
+    def action_from_json(self, config: Any, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int):
             raise GameError(f"a tictactoe action is an integer, got {data!r}")
         return data

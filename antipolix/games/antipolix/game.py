@@ -266,10 +266,10 @@ class AntipolixGame:
 
         return parallel_env(config, **options)
 
-    def action_to_json(self, action: int) -> int:
+    def action_to_json(self, config: Any, action: int) -> int:
         return int(action)
 
-    def action_from_json(self, data: Any) -> int:
+    def action_from_json(self, config: Any, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int) or data < 0:
             raise GameError(f"an antipolix action is an integer >= 0, got {data!r}")
         return data
