@@ -19,7 +19,15 @@ from typing import Any
 
 import numpy as np
 
-from antipolix.games.protocol import GameAgent, GameError, GameType, Outcome, Scene2D, SeedLike
+from antipolix.games.protocol import (
+    Column,
+    GameAgent,
+    GameError,
+    GameType,
+    Outcome,
+    Scene2D,
+    SeedLike,
+)
 from antipolix.games.sight import actions as act
 from antipolix.games.sight.agents import AGENTS
 from antipolix.games.sight.config import (
@@ -65,6 +73,8 @@ class SightGame:
     info = INFO
     options = OPTIONS
     agents: Mapping[str, type[GameAgent]] = AGENTS
+    # the results table's own column, from Outcome.extras (S8: the result records Swap)
+    columns = (Column("swapped", "bool_", "whether Black took Swap in turn 2 (S4, pie)"),)
 
     def config(self, **options: Any) -> SightConfig:
         return SightConfig().with_options(**options)
