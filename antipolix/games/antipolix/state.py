@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from antipolix.env import AntipolixEnv
+from antipolix.env import AntipolixEnv, Placement
 from antipolix.games.protocol import BoolArray, IllegalActionError, Outcome
 from antipolix.rules import Rules
 
@@ -36,8 +36,12 @@ PARTS = ("board", "own", "enemies", "events", "players", "scalars")
 class AntipolixState:
     """An AntipoliX game in progress, as :class:`~antipolix.games.protocol.State`."""
 
-    def __init__(self, config: Rules, seed: np.random.SeedSequence) -> None:
-        self.env = AntipolixEnv(config)
+    def __init__(
+        self, config: Rules, seed: np.random.SeedSequence, placement: Placement | None = None
+    ) -> None:
+        """A game from ``seed``; ``placement(game)``, when given, places every army itself
+        (hand-made positions, as the env's option) instead of the random army policies."""
+        self.env = AntipolixEnv(config, placement=placement)
         self.config = self.env.rules  # think_times = drawn (R7)
         obs, _ = self.env.reset(seed=seed)
         self._obs: dict[int, Any] = {self._seat(name): o for name, o in obs.items()}
@@ -123,4 +127,19 @@ class AntipolixState:
         return int(self.env.game.digest)
 
     def clone(self) -> AntipolixState:
-        return copy.deepcopy(self)
+        """An independent copy. The env's per-seat reading of the observation (a compiled
+        record that does not copy) is left out of the copy and read again from the seat's
+        observation, as the env reads it after each turn."""
+        seats = self.env._seats
+        views = [seat.view for seat in seats]
+        for seat in seats:
+            seat.view = None
+        try:
+            other = copy.deepcopy(self)
+        finally:
+            for seat, view in zip(seats, views, strict=True):
+                seat.view = view
+        for seat, view in enumerate(views):
+            if view is not None:
+                other.env._observe(seat)
+        return other
