@@ -130,15 +130,15 @@ class AntipolixState:
         """An independent copy. The env's per-seat reading of the observation (a compiled
         record that does not copy) is left out of the copy and read again from the seat's
         observation, as the env reads it after each turn."""
-        seats = self.env._seats
-        views = [seat.view for seat in seats]
-        for seat in seats:
-            seat.view = None
+        kept = self.env._seats
+        views = [k.view for k in kept]
+        for k in kept:
+            k.view = None
         try:
             other = copy.deepcopy(self)
         finally:
-            for seat, view in zip(seats, views, strict=True):
-                seat.view = view
+            for k, view in zip(kept, views, strict=True):
+                k.view = view
         for seat, view in enumerate(views):
             if view is not None:
                 other.env._observe(seat)
