@@ -37,7 +37,7 @@ SCRIPT_MARK = "/*APX:SCRIPT*/"
 
 def check_2d(replay: Any) -> GameReplay:
     """``replay`` if it is a replay of a 2D game, else a :class:`ViewError` saying why."""
-    if not isinstance(replay, GameReplay) or replay.game.info.board != "2d":
+    if not isinstance(replay, GameReplay) or not replay.game.info.flat:
         raise ViewError(f"{getattr(replay, 'path', replay)} is not a replay of a 2D game")
     if getattr(replay.game, "scene", None) is None:
         raise ViewError(f"{replay.game.info.name} has no 2D scene to draw")

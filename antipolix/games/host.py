@@ -105,7 +105,8 @@ def agent_label(game: GameDef, agent: Any) -> str:
     parts = [agent.name]
     for key, value in agent.params().items():
         if defaults.get(key) != value:
-            parts.append(f"{key}={value:g}" if isinstance(value, float) else f"{key}={value}")
+            text = f"{value:g}" if isinstance(value, float) else value_text(value)
+            parts.append(f"{key}={text}")
     return ":".join(parts)
 
 

@@ -70,6 +70,11 @@ class GameType:
     costs: bool = False  # piece costs a balance study can price (``antipolix balance``)
     board: str = "2d"  # what the viewer draws: "2d" (a board of points) or "3d" (voxels)
 
+    @property
+    def flat(self) -> bool:
+        """Is the game drawn on a 2D board (its ``scene``: :class:`Scene2D`)?"""
+        return self.board == "2d"
+
 
 @dataclass(frozen=True)
 class Option:
