@@ -351,3 +351,19 @@ def test_a_game_imports_no_platform_layer_and_the_platform_no_game() -> None:
         outside = {m for m in graph if m not in inside and not m.startswith("antipolix.games.")}
         users = sorted(m for m in outside if graph[m] & inside)
         assert users == [], f"{users} import {package}: go through antipolix.games.game()"
+
+
+def test_importing_antipolix_loads_no_game_but_antipolix_when_asked() -> None:
+    """The registry is lazy: ``import antipolix`` (and the command's parsers) import no game's
+    package; a game is imported when first named."""
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import json, sys, antipolix, antipolix.cli as c; c.parser(); "
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('antipolix.games.'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = json.loads(out.stdout)
+    assert not any(m.startswith("antipolix.games.sight") for m in loaded), loaded
