@@ -117,8 +117,10 @@ class SightGame:
         agents: Sequence[GameAgent],
         seeds: Sequence[np.random.SeedSequence],
     ) -> list[Outcome] | None:
-        """Whole games in compiled code, when every agent has a compiled form."""
-        return None
+        """Whole games in compiled code, when every agent is built in (else None)."""
+        from antipolix.games.sight.batch import play_batch
+
+        return play_batch(_config(config), agents, seeds)
 
 
 GAME = SightGame()

@@ -18,6 +18,8 @@ parity (White plays odd turns), Swap included, since Swap is not a turn.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 from numba.extending import overload
@@ -89,15 +91,16 @@ FNV_OFFSET = 0xCBF29CE484222325  # FNV-1a, 64 bits
 FNV_PRIME = 0x100000001B3
 
 
-def _step(h: int, x: int) -> int:
-    """One FNV-1a step over the 64 bits of ``x`` (Python integers, masked)."""
-    return ((h ^ (x & _M64)) * FNV_PRIME) & _M64
+def fnv_k(h: Any, x: Any) -> Any:
+    """One FNV-1a step over the 64 bits of ``x``: on Python integers (masked) when called
+    from Python, on ``uint64`` inside kernels (wrapping)."""
+    return ((int(h) ^ (int(x) & _M64)) * FNV_PRIME) & _M64
 
 
 if JIT:
 
-    @overload(_step)
-    def _step_typer(h, x):  # type: ignore[no-untyped-def]  # compiled: wrapping uint64 arithmetic
+    @overload(fnv_k)
+    def _fnv_typer(h, x):  # type: ignore[no-untyped-def]  # compiled: wrapping uint64 arithmetic
         def impl(h, x):  # type: ignore[no-untyped-def]
             return (np.uint64(h) ^ np.uint64(x)) * np.uint64(FNV_PRIME)
 
@@ -108,12 +111,12 @@ def digest_start(pos: IntArray) -> int:
     """The digest of a game before its first action: its rules (the head of its start)."""
     h = FNV_OFFSET
     for i in (SIZE, PIE, STRICT, LIMITED, HAND + WHITE, HAND + BLACK):
-        h = _step(h, int(pos[i]))
+        h = int(fnv_k(h, int(pos[i])))
     return h
 
 
 def digest_step(h: int, action: int) -> int:
-    """The digest after one more action (Python integers; kernels call :func:`_step`, the
+    """The digest after one more action (Python integers; kernels call :func:`fnv_k`, the
     same arithmetic on ``uint64``). The outcome is a function of the actions (S9), so the
     actions are all a digest needs."""
-    return _step(h, action)
+    return int(fnv_k(h, action))

@@ -73,27 +73,21 @@ def top_height_k(pos: IntArray, colour: int) -> int:
 
 
 @kernel
-def legal_k(pos: IntArray, out: IntArray) -> int:
-    """The mover's legal actions (S4–S6, S2) written to ``out[:k]`` in S11's order; returns
-    ``k``. ``out`` holds at least ``1 + 8·N²`` entries."""
-    if pos[OVER] != 0:
-        return 0
+def actions_of_k(pos: IntArray, colour: int, out: IntArray, k: int) -> int:
+    """The placements (S5) or moves (S6) ``colour`` could make now, each only if its hand
+    holds every piece it uses (S2), written to ``out[k:]`` in S11's order; returns the new
+    ``k``. (Swap aside: :func:`legal_k` puts it first.)"""
     n = pos[SIZE]
     n2 = n * n
     h = META + n2
-    me = pos[MOVER]
-    hand = pos[HAND + me]
+    hand = pos[HAND + colour]
     limited = pos[LIMITED] != 0
-    k = 0
-    if pos[PIE] != 0 and pos[TURN] == 1 and pos[SWAPPED] == 0:  # S4: turn 2, Black
-        out[0] = SWAP
-        k = 1
-    top = top_height_k(pos, me)
+    top = top_height_k(pos, colour)
     if top < 0:  # S5: no own stack, place
         if hand < 1:
             return k
         for p in range(n2):
-            if pos[h + p] == 0 and (not limited or 1 + own_seen_k(pos, p, me, -1) <= hand):
+            if pos[h + p] == 0 and (not limited or 1 + own_seen_k(pos, p, colour, -1) <= hand):
                 out[k] = PLACE0 + p
                 k += 1
         return k
@@ -101,17 +95,30 @@ def legal_k(pos: IntArray, out: IntArray) -> int:
         return k
     first = 1 + n2
     for p in range(n2):
-        if pos[h + p] == top and pos[META + p] == me:
+        if pos[h + p] == top and pos[META + p] == colour:
             for d in range(NDIR):
                 q = ADJ[n, p, d]
                 if (
                     q >= 0
                     and pos[h + q] == 0
-                    and (not limited or own_seen_k(pos, q, me, p) <= hand)
+                    and (not limited or own_seen_k(pos, q, colour, p) <= hand)
                 ):
                     out[k] = first + NDIR * p + d
                     k += 1
     return k
+
+
+@kernel
+def legal_k(pos: IntArray, out: IntArray) -> int:
+    """The mover's legal actions (S4–S6, S2) written to ``out[:k]`` in S11's order; returns
+    ``k``. ``out`` holds at least ``1 + 8·N²`` entries."""
+    if pos[OVER] != 0:
+        return 0
+    k = 0
+    if pos[PIE] != 0 and pos[TURN] == 1 and pos[SWAPPED] == 0:  # S4: turn 2, Black
+        out[0] = SWAP
+        k = 1
+    return actions_of_k(pos, pos[MOVER], out, k)
 
 
 @kernel

@@ -299,7 +299,8 @@ def position_of(config: SightConfig, observation: Mapping[str, Any]) -> IntArray
     pos[TURN] = turns
     pos[ACTIONS] = int(observation["actions"])
     pos[SWAPPED] = int(bool(observation["swapped"]))
-    pos[MOVER] = turns % 2  # White plays odd turns (S4), Swap aside
+    to_move = observation["to_move"]
+    pos[MOVER] = turns % 2 if to_move is None else COLOURS.index(to_move)
     hands = observation["hands"]
     for i, c in enumerate(COLOURS):
         if hands[c] is not None:
