@@ -34,7 +34,7 @@ from antipolix.games.sight.actions import num_actions
 from antipolix.games.sight.board import IntArray
 from antipolix.games.sight.config import SightConfig
 from antipolix.games.sight.position import MOVER
-from antipolix.games.sight.rules import apply_k, legal_k
+from antipolix.games.sight.rules import apply_k, count_legal_k
 from antipolix.games.sight.search import (
     CTX,
     GEN,
@@ -55,10 +55,7 @@ TABLE_BITS = 16  # the search agent's table: 65,536 entries (2 MB)
 @kernel
 def greedy_best_k(pos: IntArray, legal: IntArray, k: int, out: IntArray) -> int:
     """The greedy agent's best actions (see the module) written to ``out[:j]``; returns ``j``."""
-    n = pos[0]
-    size = num_actions(n)
     child = np.empty_like(pos)
-    scratch = np.empty(size, dtype=np.int64)
     added = np.empty(8, dtype=np.int64)
     me = pos[MOVER]
     best = -2 * WIN
@@ -66,8 +63,8 @@ def greedy_best_k(pos: IntArray, legal: IntArray, k: int, out: IntArray) -> int:
     for i in range(k):
         child[:] = pos
         apply_k(child, legal[i], added)
-        replies = legal_k(child, scratch)
-        score = WIN if replies == 0 else mobility_k(child, me, scratch) - replies
+        replies = count_legal_k(child)
+        score = WIN if replies == 0 else mobility_k(child, me) - replies
         if score > best:
             best = score
             j = 0

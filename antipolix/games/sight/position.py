@@ -44,7 +44,8 @@ WINNER = 11  # the winning colour, -1 while the game goes on (S8)
 REASON = 12  # NONE, BOARD_FULL or BLOCKED (S8)
 LAST = 13  # the last action applied, -1 before any
 ADDS = 14  # additions made by the last action (S7)
-META = 16
+STACKS = 15  # STACKS + colour: that colour's stacks on the board (S4: 0 means it places)
+META = 18
 
 WHITE, BLACK = 0, 1
 COLOURS = ("white", "black")
@@ -66,6 +67,14 @@ def new_position(config: SightConfig) -> IntArray:
     pos[WINNER] = -1
     pos[LAST] = -1
     return pos
+
+
+def recount(pos: IntArray) -> None:
+    """Set the stack counters (``STACKS``) from the board, for a position not reached by
+    playing (a drawing, an observation)."""
+    col, hgt = colours(pos), heights(pos)
+    for c in (WHITE, BLACK):
+        pos[STACKS + c] = int(np.count_nonzero((hgt >= 2) & (col == c)))
 
 
 def colours(pos: IntArray) -> IntArray:

@@ -24,7 +24,7 @@ import numpy.typing as npt
 from antipolix.games.sight.actions import num_actions
 from antipolix.games.sight.board import MAX_POINTS, NSYM, SYM, IntArray
 from antipolix.games.sight.position import HAND, LIMITED, META, MOVER, PIE, SIZE, SWAPPED, TURN
-from antipolix.games.sight.rules import actions_of_k, apply_k, legal_k
+from antipolix.games.sight.rules import apply_k, count_actions_k, count_legal_k, legal_k
 from antipolix.jit import kernel
 
 U64Array = npt.NDArray[np.uint64]
@@ -81,15 +81,15 @@ def key_k(pos: IntArray) -> np.uint64:
 
 
 @kernel
-def mobility_k(pos: IntArray, colour: int, scratch: IntArray) -> int:
+def mobility_k(pos: IntArray, colour: int) -> int:
     """How many placements or moves ``colour`` could make now (Swap aside)."""
-    return actions_of_k(pos, colour, scratch, 0)
+    return count_actions_k(pos, colour)
 
 
 @kernel
-def evaluate_k(pos: IntArray, mine: int, scratch: IntArray) -> int:
+def evaluate_k(pos: IntArray, mine: int) -> int:
     """At the horizon, for the mover with ``mine`` actions: ``mine`` less the other's."""
-    return mine - mobility_k(pos, 1 - pos[MOVER], scratch)
+    return mine - mobility_k(pos, 1 - pos[MOVER])
 
 
 @kernel
@@ -102,14 +102,18 @@ def _order_k(
     scratch: IntArray,
     order: IntArray,
 ) -> int:
-    """Sort ``moves[:k]`` by the replies each leaves the other player, fewest first (ties in
-    S11's order); returns that least number (0: a move that wins at once)."""
+    """Sort ``moves[:k]`` by the replies each leaves the other player, fewest first, then by
+    the actions it leaves the mover, most first (ties in S11's order); returns the least
+    number of replies (0: a move that wins at once)."""
+    me = pos[MOVER]
     for i in range(k):
         child[:] = pos
         apply_k(child, moves[i], added)
-        order[i] = legal_k(child, scratch) * 4096 + i
+        replies = count_legal_k(child)
+        mine = mobility_k(child, me) if replies > 0 else 0
+        order[i] = (replies * 1024 + 1023 - min(mine, 1023)) * 4096 + i
     order[:k].sort()
-    least = order[0] // 4096
+    least = order[0] // (4096 * 1024)
     tmp = scratch  # reuse: the moves in their new order
     for i in range(k):
         tmp[i] = moves[order[i] % 4096]
@@ -170,7 +174,7 @@ def negamax_k(
             if k == 0:
                 ret = -(WIN - p)  # S8: the mover has no legal action and loses
             elif d <= 0:
-                ret = evaluate_k(node, k, scratch)
+                ret = evaluate_k(node, k)
             elif ctx[NODES] > ctx[BUDGET]:
                 ctx[ABORT] = 1
                 ret = 0
