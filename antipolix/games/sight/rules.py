@@ -125,7 +125,7 @@ def count_actions_k(pos: IntArray, colour: int) -> int:
         if hand < 1:
             return 0
         if not limited:
-            return n2 - pos[TURN]  # every turn filled one point (S7)
+            return int(n2 - pos[TURN])  # every turn filled one point (S7)
         k = 0
         for p in range(n2):
             if pos[h + p] == 0 and 1 + own_seen_k(pos, p, colour, -1) <= hand:
@@ -163,7 +163,7 @@ def legal_k(pos: IntArray, out: IntArray) -> int:
 @kernel
 def swap_offered_k(pos: IntArray) -> bool:
     """S4: with the pie option, Black may take Swap in turn 2 (once)."""
-    return pos[PIE] != 0 and pos[TURN] == 1 and pos[SWAPPED] == 0
+    return bool(pos[PIE] != 0 and pos[TURN] == 1 and pos[SWAPPED] == 0)
 
 
 @kernel
