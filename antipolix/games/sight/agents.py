@@ -57,14 +57,15 @@ def greedy_best_k(pos: IntArray, legal: IntArray, k: int, out: IntArray) -> int:
     """The greedy agent's best actions (see the module) written to ``out[:j]``; returns ``j``."""
     child = np.empty_like(pos)
     added = np.empty(8, dtype=np.int64)
-    me = pos[MOVER]
     best = -2 * WIN
     j = 0
     for i in range(k):
         child[:] = pos
         apply_k(child, legal[i], added)
         replies = count_legal_k(child)
-        score = WIN if replies == 0 else mobility_k(child, me) - replies
+        # the colour this agent holds after the action: the other than the one to move (after
+        # Swap too: the agents exchanged colours, S4)
+        score = WIN if replies == 0 else mobility_k(child, 1 - child[MOVER]) - replies
         if score > best:
             best = score
             j = 0

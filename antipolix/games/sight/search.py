@@ -8,7 +8,9 @@ board's symmetries (S1), compiled.
 - :func:`mobility_k`: how many actions a colour could make now (S5, S6, S2);
 - :func:`negamax_k`: alpha-beta to a depth, with wins and losses scored by distance
   (:data:`WIN` less the plies to them) and, at the horizon, the mover's actions less the
-  other's: having few actions is what loses this game (S8);
+  other's: having few actions is what loses this game (S8). Values are for the agent to
+  act: every action, Swap included, passes the turn to the other agent (Swap keeps the
+  colour to move but exchanges the agents' colours, S4), so negamax holds throughout;
 - :func:`best_actions_k`: iterative deepening under a budget of nodes; the root's actions that
   share the best value of the last depth completed.
 
@@ -105,12 +107,12 @@ def _order_k(
     """Sort ``moves[:k]`` by the replies each leaves the other player, fewest first, then by
     the actions it leaves the mover, most first (ties in S11's order); returns the least
     number of replies (0: a move that wins at once)."""
-    me = pos[MOVER]
     for i in range(k):
         child[:] = pos
         apply_k(child, moves[i], added)
         replies = count_legal_k(child)
-        mine = mobility_k(child, me) if replies > 0 else 0
+        # the mover's colour after its action: the other than the one to move (Swap too, S4)
+        mine = mobility_k(child, 1 - child[MOVER]) if replies > 0 else 0
         order[i] = (replies * 1024 + 1023 - min(mine, 1023)) * 4096 + i
     order[:k].sort()
     least = order[0] // (4096 * 1024)
