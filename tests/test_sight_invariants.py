@@ -10,9 +10,16 @@ import pytest
 
 from antipolix.games.protocol import play_one
 from antipolix.games.sight import GAME, SightState
+from antipolix.games.sight.actions import decode, move, place
 from antipolix.games.sight.board import NSYM, SYM
 from antipolix.games.sight.position import META, STACKS, TURN, colours, heights
-from antipolix.games.sight.rules import actions_of_k, count_actions_k, count_legal_k, legal_k
+from antipolix.games.sight.rules import (
+    actions_of_k,
+    apply_k,
+    count_actions_k,
+    count_legal_k,
+    legal_k,
+)
 from antipolix.games.sight.search import key_k
 
 OPTIONS = [
@@ -61,4 +68,42 @@ def test_sight_invariants_hold_after_every_action(options: dict) -> None:
             assert key_k(_image(state, s)) == key
 
     for seed in range(10):
+        play_one(GAME, config, agents, seed=seed, on_action=check)
+
+
+def _action_image(n: int, s: int, action: int) -> int:
+    """The action under symmetry ``s`` of the board (S1)."""
+    kind, p, q = decode(n, action)
+    if kind == "swap":
+        return action
+    if kind == "place":
+        return place(n, int(SYM[n, s, p]))
+    return move(n, int(SYM[n, s, p]), int(SYM[n, s, q]))
+
+
+@pytest.mark.parametrize("options", [{}, {"size": 4, "pie": True}, {"size": 7, "hand": 20}])
+def test_s1_the_rules_commute_with_the_symmetries(options: dict) -> None:
+    # a symmetric image of a position has the symmetric images of its legal actions, and each
+    # action leads to the image of the position it led to
+    config = GAME.config(**options)
+    n = config.size
+    buffer = np.zeros(GAME.num_actions(config), dtype=np.int64)
+    added = np.zeros(8, dtype=np.int64)
+    agents = [GAME.agents["random"](), GAME.agents["random"]()]
+
+    def check(state, actions):  # type: ignore[no-untyped-def]
+        legal = state.legal_actions(state.to_act()[0])
+        for s in range(int(NSYM[n])):
+            image = _image(state, s)
+            k = legal_k(image, buffer)
+            assert sorted(buffer[:k].tolist()) == sorted(_action_image(n, s, a) for a in legal)
+            for a in legal[:6]:
+                after = state.clone()
+                after.play(a)
+                moved = image.copy()
+                apply_k(moved, _action_image(n, s, a), added)
+                expected = _image(after, s)
+                assert (moved[META:] == expected[META:]).all()
+
+    for seed in range(3):
         play_one(GAME, config, agents, seed=seed, on_action=check)

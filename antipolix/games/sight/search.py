@@ -208,7 +208,7 @@ def negamax_k(
             if done:
                 entering = False
             else:  # push the first child
-                _push(stack, moves, frames, p)
+                _push(stack, moves, frames, p, added)
                 p += 1
             continue
         # -- back from ply p with ``ret``
@@ -240,7 +240,7 @@ def negamax_k(
             tt_vals[slot, 2] = flag | (ctx[GEN] << 2)
             ret = best
         else:
-            _push(stack, moves, frames, p)
+            _push(stack, moves, frames, p, added)
             p += 1
             entering = True
 
@@ -251,12 +251,12 @@ FRAME = 8
 
 
 @kernel
-def _push(stack: IntArray, moves: IntArray, frames: IntArray, p: int) -> None:
+def _push(stack: IntArray, moves: IntArray, frames: IntArray, p: int, added: IntArray) -> None:
     """Set up ply ``p + 1`` as the child of ply ``p`` by its action number ``frames[p, F_I]``,
     with the negated window."""
     child = stack[p + 1]
     child[:] = stack[p]
-    apply_k(child, moves[p, frames[p, F_I]], frames[p + 1, FRAME:])
+    apply_k(child, moves[p, frames[p, F_I]], added)
     frames[p + 1, F_DEPTH] = frames[p, F_DEPTH] - 1
     frames[p + 1, F_ALPHA] = -frames[p, F_BETA]
     frames[p + 1, F_BETA] = -frames[p, F_ALPHA]
@@ -291,7 +291,7 @@ def best_actions_k(
     stack = np.empty((plies + 1, len(pos)), dtype=np.int64)
     moves = np.empty((plies + 1, size), dtype=np.int64)
     order = np.empty((plies + 1, size), dtype=np.int64)
-    frames = np.zeros((plies + 1, FRAME + 8), dtype=np.int64)
+    frames = np.zeros((plies + 1, FRAME), dtype=np.int64)
     scratch = np.empty(size, dtype=np.int64)
     added = np.empty(8, dtype=np.int64)
     values = np.empty(size, dtype=np.int64)
