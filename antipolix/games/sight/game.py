@@ -19,7 +19,15 @@ from typing import Any
 
 import numpy as np
 
-from antipolix.games.protocol import GameAgent, GameError, GameType, Outcome, Scene2D, SeedLike
+from antipolix.games.protocol import (
+    GameAgent,
+    GameDef,
+    GameError,
+    GameType,
+    Outcome,
+    Scene2D,
+    SeedLike,
+)
 from antipolix.games.sight import actions as act
 from antipolix.games.sight.agents import AGENTS
 from antipolix.games.sight.config import (
@@ -123,4 +131,4 @@ class SightGame:
         return play_batch(_config(config), agents, seeds)
 
 
-GAME = SightGame()
+GAME: GameDef = SightGame()  # (mypy checks here that Sight is a GameDef, its states States)
