@@ -20,6 +20,8 @@ from antipolix.games.protocol import (
 from antipolix.games.sight import GAME, SightConfig, SightState
 from antipolix.games.sight import actions as act
 from antipolix.games.sight.board import segments
+from antipolix.games.sight.position import ADDS
+from antipolix.games.sight.state import position_of
 
 
 def _random_pair() -> list:
@@ -257,3 +259,17 @@ def test_sight_from_drawing_refuses_bad_drawings() -> None:
         SightState.from_drawing(SightConfig(size=3), "W . / . .")
     with pytest.raises(GameError, match="a point is"):
         SightState.from_drawing(SightConfig(size=3), "X . . / . . . / . . .")
+
+
+def test_sight_agents_rebuild_the_position_from_an_observation() -> None:
+    config = GAME.config(pie=True, hand=30)
+    positions = []
+    play_one(
+        GAME, config, _random_pair(), seed=4, on_action=lambda s, a: positions.append(s.clone())
+    )
+    for state in positions:
+        seat = state.to_act()[0]
+        rebuilt = position_of(config, state.observe(seat))
+        same = np.ones(len(state.pos), dtype=bool)
+        same[ADDS] = False  # the additions of the last action are in "added", not counted
+        assert (rebuilt[same] == state.pos[same]).all()

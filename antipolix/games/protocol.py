@@ -176,7 +176,11 @@ class State(Protocol):
     changes it validates first and changes nothing on bad input."""
 
     config: Any
-    turn: int  # actions applied so far (sequential) or turns played (simultaneous)
+
+    @property
+    def turn(self) -> int:
+        """Actions applied so far (sequential) or turns played (simultaneous)."""
+        ...
 
     def to_act(self) -> tuple[int, ...]:
         """The seats that act now, ascending; empty once the game is over."""

@@ -30,11 +30,13 @@ from antipolix.checks import is_plain_int
 from antipolix.games.protocol import GameError
 from antipolix.games.sight.board import ADJ, DIRECTIONS, NDIR, index, point
 from antipolix.games.sight.config import SightConfig
+from antipolix.jit import both
 
 SWAP = 0
 PLACE0 = 1
 
 
+@both
 def num_actions(n: int) -> int:
     """The size of the action space of an ``n``×``n`` board: Swap, N² places, 8·N² moves."""
     return 1 + 9 * n * n

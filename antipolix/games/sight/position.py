@@ -18,6 +18,8 @@ parity (White plays odd turns), Swap included, since Swap is not a turn.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 from numba.extending import overload
@@ -42,7 +44,8 @@ WINNER = 11  # the winning colour, -1 while the game goes on (S8)
 REASON = 12  # NONE, BOARD_FULL or BLOCKED (S8)
 LAST = 13  # the last action applied, -1 before any
 ADDS = 14  # additions made by the last action (S7)
-META = 16
+STACKS = 15  # STACKS + colour: that colour's stacks on the board (S4: 0 means it places)
+META = 18
 
 WHITE, BLACK = 0, 1
 COLOURS = ("white", "black")
@@ -64,6 +67,14 @@ def new_position(config: SightConfig) -> IntArray:
     pos[WINNER] = -1
     pos[LAST] = -1
     return pos
+
+
+def recount(pos: IntArray) -> None:
+    """Set the stack counters (``STACKS``) from the board, for a position not reached by
+    playing (a drawing, an observation)."""
+    col, hgt = colours(pos), heights(pos)
+    for c in (WHITE, BLACK):
+        pos[STACKS + c] = int(np.count_nonzero((hgt >= 2) & (col == c)))
 
 
 def colours(pos: IntArray) -> IntArray:
@@ -89,15 +100,16 @@ FNV_OFFSET = 0xCBF29CE484222325  # FNV-1a, 64 bits
 FNV_PRIME = 0x100000001B3
 
 
-def _step(h: int, x: int) -> int:
-    """One FNV-1a step over the 64 bits of ``x`` (Python integers, masked)."""
-    return ((h ^ (x & _M64)) * FNV_PRIME) & _M64
+def fnv_k(h: Any, x: Any) -> Any:
+    """One FNV-1a step over the 64 bits of ``x``: on Python integers (masked) when called
+    from Python, on ``uint64`` inside kernels (wrapping)."""
+    return ((int(h) ^ (int(x) & _M64)) * FNV_PRIME) & _M64
 
 
 if JIT:
 
-    @overload(_step)
-    def _step_typer(h, x):  # type: ignore[no-untyped-def]  # compiled: wrapping uint64 arithmetic
+    @overload(fnv_k)
+    def _fnv_typer(h, x):  # type: ignore[no-untyped-def]  # compiled: wrapping uint64 arithmetic
         def impl(h, x):  # type: ignore[no-untyped-def]
             return (np.uint64(h) ^ np.uint64(x)) * np.uint64(FNV_PRIME)
 
@@ -108,12 +120,12 @@ def digest_start(pos: IntArray) -> int:
     """The digest of a game before its first action: its rules (the head of its start)."""
     h = FNV_OFFSET
     for i in (SIZE, PIE, STRICT, LIMITED, HAND + WHITE, HAND + BLACK):
-        h = _step(h, int(pos[i]))
+        h = int(fnv_k(h, int(pos[i])))
     return h
 
 
 def digest_step(h: int, action: int) -> int:
-    """The digest after one more action (Python integers; kernels call :func:`_step`, the
+    """The digest after one more action (Python integers; kernels call :func:`fnv_k`, the
     same arithmetic on ``uint64``). The outcome is a function of the actions (S9), so the
     actions are all a digest needs."""
-    return _step(h, action)
+    return int(fnv_k(h, action))

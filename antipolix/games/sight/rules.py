@@ -29,6 +29,7 @@ from antipolix.games.sight.position import (
     PIE,
     REASON,
     SIZE,
+    STACKS,
     STRICT,
     SWAPPED,
     TURN,
@@ -60,6 +61,8 @@ def top_height_k(pos: IntArray, colour: int) -> int:
     n = pos[SIZE]
     n2 = n * n
     h = META + n2
+    if pos[STACKS + colour] == 0:
+        return -1
     strict = pos[STRICT] != 0
     any_stack = False
     best = 0
@@ -73,27 +76,21 @@ def top_height_k(pos: IntArray, colour: int) -> int:
 
 
 @kernel
-def legal_k(pos: IntArray, out: IntArray) -> int:
-    """The mover's legal actions (S4–S6, S2) written to ``out[:k]`` in S11's order; returns
-    ``k``. ``out`` holds at least ``1 + 8·N²`` entries."""
-    if pos[OVER] != 0:
-        return 0
+def actions_of_k(pos: IntArray, colour: int, out: IntArray, k: int) -> int:
+    """The placements (S5) or moves (S6) ``colour`` could make now, each only if its hand
+    holds every piece it uses (S2), written to ``out[k:]`` in S11's order; returns the new
+    ``k``. (Swap aside: :func:`legal_k` puts it first.)"""
     n = pos[SIZE]
     n2 = n * n
     h = META + n2
-    me = pos[MOVER]
-    hand = pos[HAND + me]
+    hand = pos[HAND + colour]
     limited = pos[LIMITED] != 0
-    k = 0
-    if pos[PIE] != 0 and pos[TURN] == 1 and pos[SWAPPED] == 0:  # S4: turn 2, Black
-        out[0] = SWAP
-        k = 1
-    top = top_height_k(pos, me)
+    top = top_height_k(pos, colour)
     if top < 0:  # S5: no own stack, place
         if hand < 1:
             return k
         for p in range(n2):
-            if pos[h + p] == 0 and (not limited or 1 + own_seen_k(pos, p, me, -1) <= hand):
+            if pos[h + p] == 0 and (not limited or 1 + own_seen_k(pos, p, colour, -1) <= hand):
                 out[k] = PLACE0 + p
                 k += 1
         return k
@@ -101,17 +98,80 @@ def legal_k(pos: IntArray, out: IntArray) -> int:
         return k
     first = 1 + n2
     for p in range(n2):
-        if pos[h + p] == top and pos[META + p] == me:
+        if pos[h + p] == top and pos[META + p] == colour:
             for d in range(NDIR):
                 q = ADJ[n, p, d]
                 if (
                     q >= 0
                     and pos[h + q] == 0
-                    and (not limited or own_seen_k(pos, q, me, p) <= hand)
+                    and (not limited or own_seen_k(pos, q, colour, p) <= hand)
                 ):
                     out[k] = first + NDIR * p + d
                     k += 1
     return k
+
+
+@kernel
+def count_actions_k(pos: IntArray, colour: int) -> int:
+    """How many placements or moves ``colour`` could make now: :func:`actions_of_k`'s count
+    without the list (with unlimited hands, in placement mode, the empty points)."""
+    n = pos[SIZE]
+    n2 = n * n
+    h = META + n2
+    hand = pos[HAND + colour]
+    limited = pos[LIMITED] != 0
+    top = top_height_k(pos, colour)
+    if top < 0:
+        if hand < 1:
+            return 0
+        if not limited:
+            return int(n2 - pos[TURN])  # every turn filled one point (S7)
+        k = 0
+        for p in range(n2):
+            if pos[h + p] == 0 and 1 + own_seen_k(pos, p, colour, -1) <= hand:
+                k += 1
+        return k
+    if top == 0:
+        return 0
+    k = 0
+    for p in range(n2):
+        if pos[h + p] == top and pos[META + p] == colour:
+            for d in range(NDIR):
+                q = ADJ[n, p, d]
+                if (
+                    q >= 0
+                    and pos[h + q] == 0
+                    and (not limited or own_seen_k(pos, q, colour, p) <= hand)
+                ):
+                    k += 1
+    return k
+
+
+@kernel
+def legal_k(pos: IntArray, out: IntArray) -> int:
+    """The mover's legal actions (S4–S6, S2) written to ``out[:k]`` in S11's order; returns
+    ``k``. ``out`` holds at least ``1 + 8·N²`` entries."""
+    if pos[OVER] != 0:
+        return 0
+    k = 0
+    if swap_offered_k(pos):
+        out[0] = SWAP
+        k = 1
+    return actions_of_k(pos, pos[MOVER], out, k)
+
+
+@kernel
+def swap_offered_k(pos: IntArray) -> bool:
+    """S4: with the pie option, Black may take Swap in turn 2 (once)."""
+    return bool(pos[PIE] != 0 and pos[TURN] == 1 and pos[SWAPPED] == 0)
+
+
+@kernel
+def count_legal_k(pos: IntArray) -> int:
+    """How many legal actions the mover has (:func:`legal_k`'s count, without the list)."""
+    if pos[OVER] != 0:
+        return 0
+    return int(swap_offered_k(pos)) + count_actions_k(pos, pos[MOVER])
 
 
 @kernel
@@ -136,6 +196,8 @@ def apply_k(pos: IntArray, action: int, added: IntArray) -> int:
         origin = (action - 1 - n2) // NDIR
         target = ADJ[n, origin, (action - 1 - n2) % NDIR]
         pos[h + origin] -= 1
+        if pos[h + origin] == 1:  # the stack became a singleton
+            pos[STACKS + me] -= 1
     pos[META + target] = me
     pos[h + target] = 1
     # S7: the groups seen from the arrival, chosen once on the board after it; never chained
@@ -149,6 +211,8 @@ def apply_k(pos: IntArray, action: int, added: IntArray) -> int:
             k += 1
     for i in range(k):
         pos[h + added[i]] += 1
+        if pos[h + added[i]] == 2:  # a singleton became a stack
+            pos[STACKS + me] += 1
     pos[HAND + me] -= k
     pos[ADDS] = k
     pos[TURN] += 1

@@ -50,6 +50,7 @@ from antipolix.games.sight.position import (
     digest_step,
     heights,
     new_position,
+    recount,
     seat_of,
 )
 from antipolix.games.sight.rules import apply_k, start_turn_k, top_height_k
@@ -260,6 +261,7 @@ class SightState:
                 pos[META + p] = colour
                 pos[META + n * n + p] = height
         turns = int(np.count_nonzero(heights(pos)))
+        recount(pos)
         pos[TURN] = pos[ACTIONS] = turns
         pos[MOVER] = turns % 2 if to_move is None else COLOURS.index(to_move)
         pos[SWAPPED] = int(swapped)
@@ -296,10 +298,12 @@ def position_of(config: SightConfig, observation: Mapping[str, Any]) -> IntArray
     pos[META : META + n * n] = np.where(board < 0, BLACK, WHITE)
     pos[META + n * n :] = np.abs(board)
     turns = int(np.count_nonzero(board))
+    recount(pos)
     pos[TURN] = turns
     pos[ACTIONS] = int(observation["actions"])
     pos[SWAPPED] = int(bool(observation["swapped"]))
-    pos[MOVER] = turns % 2  # White plays odd turns (S4), Swap aside
+    to_move = observation["to_move"]
+    pos[MOVER] = turns % 2 if to_move is None else COLOURS.index(to_move)
     hands = observation["hands"]
     for i, c in enumerate(COLOURS):
         if hands[c] is not None:
