@@ -83,7 +83,7 @@ def test_the_game_plays_the_same_whatever_the_command(tmp_path: Path) -> None:
         (["simulate", "--game=chess", "--games", "2"], "unknown game 'chess'"),
         (["play", "--game", "sight", "--rule", "hovercraft.cost=1"], "unknown option"),
         (["play", "--game", "sight", "--rule", "size=12"], "size must be an integer from 3 to 9"),
-        (["play", "--game", "sight", "--agents", "greedy,random"], "unknown agent 'greedy'"),
+        (["play", "--game", "sight", "--agents", "planner,random"], "unknown agent 'planner'"),
         (["play", "--game", "sight", "--agents", "random"], "players must be 2"),
         (["balance", "--game", "sight"], "balance fits piece costs, and sight has none"),
         (["tune", "--game", "sight"], "sight has no planner"),
