@@ -263,16 +263,70 @@ def report(rows: list[dict[str, Any]], exact: list[dict[str, Any]], args: Any) -
         "",
         "## Exact values (the solver)",
         "",
-        "| rules | White, moving first | nodes |",
+        "The value for the first seat (White until a Swap), with perfect play on both sides:",
+        "",
+        "| rules | first seat | nodes |",
         "|---|---|---|",
         *[f"| {e['rules']} | {e['result']} | {e['nodes']:,} |" for e in exact],
         "",
         "## What it says",
         "",
-        f"- {_closest(rows, 'greedy')}",
-        f"- {_closest(rows, 'search')}",
+        *[f"- {line}" for line in _findings(rows)],
     ]
     return "\n".join(lines) + "\n"
+
+
+def _first(rows: list[dict[str, Any]], name: str, lever: str) -> str:
+    row = next((r for r in _own(rows, name) if r["lever"] == lever), None)
+    return "–" if row is None else f"{100 * row['seat0_rate']:.1f} %"
+
+
+def _findings(rows: list[dict[str, Any]]) -> list[str]:
+    """What the tables say, read off them (the same sentences whatever the numbers)."""
+    out = []
+    same = {r["seat0"]: r for r in rows if r["section"] == "pairings" and r["seat0"] == r["seat1"]}
+    if same:
+        out.append(
+            "The first seat's share against the same agent, default rules: "
+            + ", ".join(
+                f"{a} {_pct(same[a]['seat0_rate'], same[a]['seat0_lo'], same[a]['seat0_hi'])}"
+                for a in AGENTS
+                if a in same
+            )
+            + "."
+        )
+    pie = [r for r in rows if r["section"] == "pie"]
+    if pie:
+        out.append(
+            f"With the pie Swap was taken in {sum(r['swaps'] for r in pie):,} of "
+            f"{sum(r['games'] for r in pie):,} games; the first seat against the same agent: "
+            + ", ".join(
+                f"{a} {_first(rows, a, 'default')} → {_first(rows, a, 'pie')}"
+                for a in ("greedy", "search")
+                if _own(rows, a)
+            )
+            + "."
+        )
+    for name in ("greedy", "search"):
+        if not _own(rows, name):
+            continue
+        hands = ", ".join(
+            f"{lever.split('=')[1]} {_first(rows, name, lever)}"
+            for lever, _ in LEVERS
+            if lever.startswith("hand=")
+        )
+        sizes = ", ".join(
+            f"{lever.split('=')[1]}×{lever.split('=')[1]} {_first(rows, name, lever)}"
+            for lever, _ in LEVERS
+            if lever.startswith("size=")
+        )
+        out.append(
+            f"{name} against {name}, the first seat by hand: {hands}, unlimited "
+            f"{_first(rows, name, 'default')}; by board: {sizes}, 5×5 "
+            f"{_first(rows, name, 'default')}; strict {_first(rows, name, 'strict')}."
+        )
+        out.append(_closest(rows, name))
+    return out
 
 
 def exact_values(budget: int) -> list[dict[str, Any]]:
@@ -284,6 +338,26 @@ def exact_values(budget: int) -> list[dict[str, Any]]:
     return out
 
 
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    """The rows of a ``first_move.csv``, numbers as numbers."""
+    if not path.is_file():
+        raise GameError(f"no study table at {path} (run the study first)")
+    text = {"section", "lever", "hand", "stack_priority", "seat0", "seat1"}
+    rows = []
+    with path.open(encoding="utf-8") as fh:
+        for raw in csv.DictReader(fh):
+            row: dict[str, Any] = {}
+            for key, value in raw.items():
+                if key in text:
+                    row[key] = value
+                elif key == "pie":
+                    row[key] = value == "True"
+                else:
+                    row[key] = float(value) if "." in value else int(value)
+            rows.append(row)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("experiments/results/sight"))
@@ -293,6 +367,11 @@ def main() -> None:
     parser.add_argument(
         "--agents", default=",".join(AGENTS), help="play only pairings of these agents"
     )
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="write report.md from the first_move.csv already under --out (no games)",
+    )
     args = parser.parse_args()
     if not args.scale > 0:
         raise GameError(f"--scale must be > 0, got {args.scale}")
@@ -300,6 +379,12 @@ def main() -> None:
     unknown = [a for a in chosen if a not in AGENTS]
     if unknown:
         raise GameError(f"unknown agent {unknown[0]!r} (agents: {', '.join(AGENTS)})")
+    if args.report_only:
+        rows = read_rows(args.out / "first_move.csv")
+        exact = exact_values(args.solver_budget)
+        (args.out / "report.md").write_text(report(rows, exact, args), encoding="utf-8")
+        print(f"wrote {args.out / 'report.md'} from {args.out / 'first_move.csv'}")
+        return
     args.out.mkdir(parents=True, exist_ok=True)
     rows = []
     began, began_cpu = time.perf_counter(), time.process_time()
