@@ -89,6 +89,7 @@ def test_the_game_plays_the_same_whatever_the_command(tmp_path: Path) -> None:
         (["tune", "--game", "sight"], "sight has no planner"),
         (["perft"], "antipolix has no perft: its moves are simultaneous"),
         (["perft", "--game", "antipolix", "--depth", "2"], "antipolix has no perft"),
+        (["play", "--game", "sight", "--replay", "no/such/g.apx.json.gz"], "does not exist"),
     ],
 )
 def test_bad_input_is_refused_in_one_line(

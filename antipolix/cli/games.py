@@ -49,12 +49,12 @@ def play_and_print(
     when asked."""
     agents = game_agents(game, names)
     host.check_agents(game, config, agents)
+    ss = seed_sequence(seed)
+    recorder = None if replay is None else replays.Recorder(game, config, agents, ss, replay)
     print(
         f"{game.info.title}: {config.players} players ({', '.join(names)}), seed {seed}, "
         f"rules {_rules_text(game, config)}"
     )
-    ss = seed_sequence(seed)
-    recorder = None if replay is None else replays.Recorder(game, config, agents, ss, replay)
 
     def on_action(state: State, actions: Mapping[int, int]) -> None:
         if recorder is not None:

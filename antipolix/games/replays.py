@@ -23,6 +23,7 @@ from the seed when they are built-in, and compares every action.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,6 +102,8 @@ class Recorder:
             raise ReplayError(f"replay path {self.path} is a folder, not a file")
         if not folder.is_dir():
             raise ReplayError(f"cannot write replay {self.path}: folder {folder} does not exist")
+        if not os.access(folder, os.W_OK):
+            raise ReplayError(f"cannot write replay {self.path}: folder {folder} is not writable")
         header = {
             "type": "header",
             "format": FORMAT,
@@ -133,7 +136,10 @@ class Recorder:
 
     def finish(self, state: State, outcome: Outcome) -> None:
         self._lines.append(line({"type": "result", **_outcome_record(outcome, state.digest())}))
-        write_records(self.path, self._lines)
+        try:
+            write_records(self.path, self._lines)
+        except OSError as exc:
+            raise ReplayError(f"cannot write replay {self.path}: {exc.strerror or exc}") from None
         self._lines = []
 
 
