@@ -321,9 +321,11 @@ class GameDef(Protocol):
       the text is drawn from ``scene``;
     - a game whose agents and replays are its own (AntipoliX: agents with army policies and
       think times, replay format 2) gives ``make_agent``, ``agent_label``, ``agent_record``,
-      ``agent_from_record``, ``check_agents``, ``table_config``, ``play``, ``warm``,
-      ``load_replay``, ``verify_replay`` and ``show_replay`` (see
-      :mod:`antipolix.games.host`); a game made of :class:`GameAgent` subclasses needs none.
+      ``normal_record``, ``agent_from_record``, ``check_agents``, ``with_options``,
+      ``table_config``, ``play``, ``warm`` (see :mod:`antipolix.games.host`), ``load_replay``
+      and ``verify_replay`` (:mod:`antipolix.games.replays`); a simultaneous game gives its
+      PettingZoo ``parallel_env`` (:mod:`antipolix.games.env`). A game made of
+      :class:`GameAgent` subclasses needs none of them.
     """
 
     info: GameType  # what the game declares
