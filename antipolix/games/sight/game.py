@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from antipolix.games import protocol
 from antipolix.games.protocol import (
     GameAgent,
     GameDef,
@@ -38,6 +39,8 @@ from antipolix.games.sight.config import (
     config_to_dict,
 )
 from antipolix.games.sight.state import PLANES, SightState
+
+__all__ = ["GAME", "INFO", "SightConfig", "SightGame"]
 
 INFO = GameType(
     name="sight",
@@ -73,6 +76,7 @@ class SightGame:
     info = INFO
     options = OPTIONS
     agents: Mapping[str, type[GameAgent]] = AGENTS
+    columns: tuple[Any, ...] = ()  # the results table's own columns (below)
 
     def config(self, **options: Any) -> SightConfig:
         return SightConfig().with_options(**options)
@@ -113,6 +117,22 @@ class SightGame:
 
         return scene_of(_state(state), seat)
 
+    def board_text(self, state: Any) -> str:
+        """The position as text (``antipolix demo``): rows of ``.``, ``W``, ``B``, ``W3`` (a
+        stack of 3), then whose turn it is and the last action.
+
+        >>> state = SightState.from_drawing(SightConfig(size=3), "W2 . B / . . . / . . .")
+        >>> print(GAME.board_text(state))
+        W2 .  B
+        .  .  .
+        .  .  .
+        Turn 3: White (seat 0) to move
+        """
+        from antipolix.games.sight.scene import caption_of
+
+        s = _state(state)
+        return s.drawing() + "\n" + caption_of(s)
+
     def perft(self, config: Any, depth: int) -> int:
         """S11: the legal action sequences of ``depth`` actions from the start."""
         from antipolix.games.sight.perft import perft
@@ -130,5 +150,11 @@ class SightGame:
 
         return play_batch(_config(config), agents, seeds)
 
+
+# The results table's own columns (Outcome.extras), once the protocol declares them
+# (``Column``, with the platform's results tables); until then Sight declares none.
+_COLUMN = getattr(protocol, "Column", None)
+if _COLUMN is not None:
+    SightGame.columns = (_COLUMN("swapped", "bool_", "Swap was taken (S4, the pie option)"),)
 
 GAME: GameDef = SightGame()  # (mypy checks here that Sight is a GameDef, its states States)
