@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 
-from antipolix.games import protocol
 from antipolix.games.protocol import (
     GameAgent,
     GameDef,
@@ -76,7 +75,6 @@ class SightGame:
     info = INFO
     options = OPTIONS
     agents: Mapping[str, type[GameAgent]] = AGENTS
-    columns: tuple[Any, ...] = ()  # the results table's own columns (below)
 
     def config(self, **options: Any) -> SightConfig:
         return SightConfig().with_options(**options)
@@ -150,11 +148,5 @@ class SightGame:
 
         return play_batch(_config(config), agents, seeds)
 
-
-# The results table's own columns (Outcome.extras), once the protocol declares them
-# (``Column``, with the platform's results tables); until then Sight declares none.
-_COLUMN = getattr(protocol, "Column", None)
-if _COLUMN is not None:
-    SightGame.columns = (_COLUMN("swapped", "bool_", "Swap was taken (S4, the pie option)"),)
 
 GAME: GameDef = SightGame()  # (mypy checks here that Sight is a GameDef, its states States)
