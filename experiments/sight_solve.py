@@ -79,6 +79,24 @@ def _value(solution: Solution) -> str:
     return {1: "wins", -1: "loses", 0: "unknown (budget spent)"}[solution.value]
 
 
+def growth_text(medians: dict[int, float]) -> str:
+    """How the median cost grows with the empty points, carried on to the opening's 25: from
+    the fit through every size, and from the last step alone (a range, not a bound)."""
+    keys = sorted(medians)
+    fit = math.exp(np.polyfit(keys, [math.log(medians[k]) for k in keys], 1)[0] * 2)
+    last = medians[keys[-1]] / medians[keys[-2]]
+    step = (keys[-1] - keys[-2]) / 2
+    last = last ** (1 / step)  # per two empty points
+    ahead = (25 - keys[-1]) / 2
+    low, high = sorted((medians[keys[-1]] * fit**ahead, medians[keys[-1]] * last**ahead))
+    return (
+        f"The median cost grows about {fit:.0f}-fold every two empty points over all these "
+        f"positions, {last:.0f}-fold over the last two; carried on to the 25 empty points of "
+        f"the opening that is {low:.0e} to {high:.0e} nodes (a trend through a few positions, "
+        "not a bound)."
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("experiments/results/sight"))
@@ -136,17 +154,7 @@ def main() -> None:
             f"| {medians[empties]:,.0f} | {cpu_total:.1f} |"
         )
         print(f"{empties} empty: {values} {nodes} ({cpu_total:.1f} s)", flush=True)
-    keys = sorted(medians)
-    factor = math.exp(
-        np.polyfit(keys, [math.log(medians[k]) for k in keys], 1)[0] * 2
-    )  # per two empty points (one turn each)
-    estimate = medians[keys[-1]] * factor ** ((25 - keys[-1]) / 2)
-    lines += [
-        "",
-        f"Over these positions the median cost grows about {factor:.0f}-fold every two empty "
-        f"points; carried on to the 25 of the opening that is of the order of {estimate:.0e} "
-        "nodes (a trend through a few positions, not a bound).",
-    ]
+    lines += ["", growth_text(medians)]
     if args.opening_budget > 0:
         sol, cpu = _timed(lambda: solve(GAME.config(), args.opening_budget, args.table_bits))
         rows.append(_row("opening", "5×5", 25, sol, cpu))

@@ -30,7 +30,7 @@ from antipolix.games.sight.position import (
 )
 from antipolix.games.sight.state import SightState
 
-__all__ = ["SightConfig", "scene_of"]
+__all__ = ["SightConfig", "caption_of", "scene_of"]
 
 
 def _xy(n: int, p: int) -> tuple[float, float]:
@@ -54,7 +54,6 @@ def scene_of(state: SightState, seat: int | None = None) -> Scene2D:
             label = str(int(hgt[p])) if hgt[p] >= 2 else ""
             marks.append(Mark("piece", _xy(n, p), seat=seat_of(pos, int(col[p])), label=label))
     last = int(pos[LAST])
-    words = ""
     if last >= 0:
         kind, p, q = act.decode(n, last)
         mover = seat_of(pos, 1 - int(pos[MOVER])) if kind != "swap" else None
@@ -64,7 +63,12 @@ def scene_of(state: SightState, seat: int | None = None) -> Scene2D:
             marks.append(Mark("arrow", _xy(n, p), to=_xy(n, q), seat=mover))
         for r in state.added:
             marks.append(Mark("ring", _xy(n, r), seat=mover, size=0.36, label="+1"))
-        words = f" · after {act.text(state.config, last)}"
+    return Scene2D(width=n, height=n, marks=tuple(marks), caption=caption_of(state))
+
+
+def caption_of(state: SightState) -> str:
+    """Whose turn and what to do, or who won and how (S4, S8); then the last action."""
+    pos = state.pos
     if state.over:
         result = state.result()
         assert result is not None
@@ -79,4 +83,5 @@ def scene_of(state: SightState, seat: int | None = None) -> Scene2D:
             f"Turn {state.turns + 1}: {COLOURS[mover_colour].capitalize()} (seat "
             f"{seat_of(pos, mover_colour)}) to {state.mode}"
         )
-    return Scene2D(width=n, height=n, marks=tuple(marks), caption=head + words)
+    last = int(pos[LAST])
+    return head + (f" · after {act.text(state.config, last)}" if last >= 0 else "")
