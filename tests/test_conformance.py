@@ -103,6 +103,9 @@ def test_the_game_declares_itself_consistently(name: str) -> None:
     )
     if info.board == "2d":
         assert getattr(game, "scene", None) is not None, "a 2D game gives its scene"
+        state = game.new(config, 0)
+        scene = game.scene(state)
+        assert len(host.board_text(game, state).splitlines()) >= scene.height  # demo's board
 
 
 @pytest.mark.parametrize("name", NAMES)
