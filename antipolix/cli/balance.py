@@ -27,6 +27,17 @@ VALUES_ONLY = ("games", "precision", "max_games", "restricted_games", "ladder", 
 FIT_ONLY = ("games_per_iteration", "iterations", "step")
 
 
+def refuses(game: Any) -> str | None:
+    """Why ``balance`` makes no sense for ``game``: it prices piece costs (R2), and only
+    AntipoliX has them."""
+    if not game.info.costs or game.info.name != "antipolix":
+        return (
+            f"balance fits piece costs, and {game.info.name} has none to price (only "
+            "antipolix does, R2)"
+        )
+    return None
+
+
 def step_arg(text: str) -> float:
     """An argparse type: the damping exponent of a cost step, above 0 and at most 1."""
     try:
