@@ -118,22 +118,6 @@ class SightGame:
 
         return scene_of(_state(state), seat)
 
-    def board_text(self, state: Any) -> str:
-        """The position as text (``antipolix demo``): rows of ``.``, ``W``, ``B``, ``W3`` (a
-        stack of 3), then whose turn it is and the last action.
-
-        >>> state = SightState.from_drawing(SightConfig(size=3), "W2 . B / . . . / . . .")
-        >>> print(GAME.board_text(state))
-        W2 .  B
-        .  .  .
-        .  .  .
-        Turn 3: White (seat 0) to move
-        """
-        from antipolix.games.sight.scene import caption_of
-
-        s = _state(state)
-        return s.drawing() + "\n" + caption_of(s)
-
     def perft(self, config: Any, depth: int) -> int:
         """S11: the legal action sequences of ``depth`` actions from the start."""
         from antipolix.games.sight.perft import perft
