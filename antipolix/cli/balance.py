@@ -52,7 +52,7 @@ def register(sub: Any) -> None:
         help="the agent in every seat (default greedy)",
     )
     add_seed_option(balance, 0, "study seed")
-    balance.add_argument("--out", type=Path, required=True, metavar="DIR", help="study folder")
+    balance.add_argument("--out", type=Path, metavar="DIR", help="study folder (required)")
     balance.add_argument(
         "--workers",
         type=int_at_least(0),
@@ -68,9 +68,15 @@ def register(sub: Any) -> None:
     )
     add_rules_options(balance)
     balance.set_defaults(func=run)
+    # -- propose, meta, compare (antipolix.cli.meta) ----------------------------------------
+    from antipolix.cli.meta import add_subcommands
+
+    add_subcommands(balance)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.out is None:  # not required by argparse: the subcommands take their own --out
+        raise BalanceError("the following arguments are required: --out (the study folder)")
     rules = rules_from_args(args)
     fit = fit_costs(
         rules,
