@@ -398,6 +398,15 @@ def test_the_same_seed_gives_the_same_search_in_memory_as_on_disk(
     assert again.log == meta.log
 
 
+def test_a_search_on_ray_logs_the_same_games_as_in_this_process(
+    searched: tuple[Path, Any], ray_local: Any
+) -> None:
+    """R12: outcomes depend on each game's seed, never on the chunks or the workers."""
+    _, meta = searched
+    on_ray = meta_search(SMALL, "greedy", settings=TINY_META, seed=2, workers=2)
+    assert on_ray.log == meta.log
+
+
 def test_a_search_grows_by_rounds_and_refuses_other_settings(
     searched: tuple[Path, Any], tmp_path: Path
 ) -> None:

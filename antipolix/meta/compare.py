@@ -24,7 +24,7 @@ from antipolix.errors import AntipolixError
 from antipolix.files import write_atomically
 from antipolix.limits import check_seed
 from antipolix.meta.armies import MetaError
-from antipolix.meta.folder import as_json, check_folder, opened
+from antipolix.meta.folder import as_json, check_folder, opened, ray_once
 from antipolix.meta.health import BOUNDS, Health, Verdict, judge, play_health, play_ladder
 from antipolix.meta.propose import ProposalSettings
 from antipolix.meta.search import meta_search
@@ -148,7 +148,7 @@ def compare(
     tell = say or (lambda _: None)
     games: dict[str, int] = {}
     health: list[Health] = []
-    with opened(folder, spec, STUDY_FILE, "comparison"):
+    with opened(folder, spec, STUDY_FILE, "comparison"), ray_once(workers):
         for name, rules in ((a, first), (b, second)):
             where = folder / name
             tell(f"{name}: health games of {s.agent} at {slug(costs_of(rules))}")

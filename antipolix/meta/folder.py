@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from antipolix.errors import AntipolixError
 from antipolix.files import check_creatable, locked_folder, refuse_other_files, write_atomically
 from antipolix.meta.armies import MetaError
 
@@ -53,9 +54,36 @@ def opened(folder: Path, spec: dict[str, Any], name: str, what: str) -> Iterator
         lock.close()
 
 
+@contextlib.contextmanager
+def ray_once(workers: int | None) -> Iterator[None]:
+    """Ray started (or joined) once for a study of many parts, each of which would otherwise
+    start and stop its own; shut down at the end if started here. Nothing with ``workers`` 0
+    (every part plays in this process)."""
+    started = False
+    if workers != 0:
+        try:
+            import ray
+        except ImportError:  # the parts play in this process and say so
+            yield
+            return
+        from antipolix.runner.on_ray import connect
+
+        try:
+            started = connect(None, workers)
+        except AntipolixError as exc:
+            raise MetaError(str(exc)) from None
+    try:
+        yield
+    finally:
+        if started:
+            import ray
+
+            ray.shutdown()
+
+
 def as_json(data: Any) -> Any:
     """``data`` as JSON reads it back (what a folder's description is compared with)."""
     return json.loads(json.dumps(data, default=str))
 
 
-__all__ = ["as_json", "check_folder", "opened"]
+__all__ = ["as_json", "check_folder", "opened", "ray_once"]

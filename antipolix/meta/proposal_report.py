@@ -12,7 +12,7 @@ import pandas as pd
 from antipolix.codec import rules_overrides, rules_to_toml
 from antipolix.files import write_atomically
 from antipolix.meta.armies import MetaError
-from antipolix.meta.health import BOUNDS, Health, Verdict, judge
+from antipolix.meta.health import BOUNDS, Health, Verdict, binding, judge
 from antipolix.meta.propose import Proposal
 from antipolix.meta.report import md_table, meta_markdown, method_text, plot_meta
 from antipolix.meta.values import COLUMNS, Values, slug
@@ -260,18 +260,27 @@ def report_text(p: Proposal) -> str:
         "",
     ]
     binding_bounds = p.binding_bounds()
-    if binding_bounds and p.proposal is not None:
+    chosen = p.chosen
+    if binding_bounds and chosen is not None:
+        trade = (
+            "the proposal is the nearest balanced table that keeps every bound"
+            if not chosen.unbalanced
+            else "no balanced table tried keeps them, so the proposal trades balance for "
+            f"health: it leaves {', '.join(chosen.unbalanced)} unbalanced"
+        )
         lines += [
-            f"Balance and health pull apart: the balanced table(s) tried broke "
-            f"{', '.join(binding_bounds)}; the proposal trades balance for health (the "
-            "trade-off table below).",
+            f"Balance and health pull apart: the {', '.join(binding_bounds)} bound"
+            f"{'s' if len(binding_bounds) > 1 else ''} broke at balanced tables nearer the "
+            f"start; {trade} (the trade-off table below).",
             "",
         ]
     elif p.proposal is None:
+        broken = sorted({b for c in p.tried for b in binding(c.verdicts)})
         lines += [
             "No table tried keeps every bound, so nothing is proposed and no `proposed.toml` "
-            f"is written: {', '.join(binding_bounds) or 'the bounds'} bind. Loosen the bound "
-            "that binds, fix fewer kinds, or allow more candidates.",
+            f"is written: {', '.join(broken) or 'the bounds'} bind (the trade-off table "
+            "below says which table broke which). Loosen the bound that binds, fix fewer "
+            "kinds, or allow more candidates.",
             "",
         ]
     lines += [
@@ -320,7 +329,6 @@ def report_text(p: Proposal) -> str:
                 f"The meta at the start costs: which armies `{s.agent}` buys to win",
             )
         ]
-    chosen = p.chosen
     if chosen is not None and chosen.costs != p.start and chosen.health.meta is not None:
         lines += [
             meta_markdown(

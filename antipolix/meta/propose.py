@@ -53,7 +53,7 @@ from antipolix.codec import rules_to_dict
 from antipolix.errors import AntipolixError
 from antipolix.limits import check_seed
 from antipolix.meta.armies import MetaError
-from antipolix.meta.folder import as_json, check_folder, opened
+from antipolix.meta.folder import as_json, check_folder, opened, ray_once
 from antipolix.meta.health import (
     Bounds,
     Health,
@@ -423,12 +423,38 @@ class Proposal:
             return f"the start costs already balance at {self.settings.agent}: keep them"
         chosen = self.chosen
         assert chosen is not None
-        kind = (
-            "balanced"
-            if not chosen.unbalanced
-            else (f"leaves {', '.join(chosen.unbalanced)} unbalanced")
-        )
-        return f"proposed {chosen.describe()}: {kind}, every bound kept"
+        if chosen.unbalanced:
+            kind = f"leaves {', '.join(chosen.unbalanced)} unbalanced"
+        else:
+            off = self.measured_off()
+            kind = (
+                "balanced as measured at the proposal"
+                if not off
+                else "predicted balanced, but measured at the proposal "
+                + "; ".join(f"{k} {v}" for k, v in off.items())
+            )
+        return f"proposed {chosen.describe()}: {kind}; every bound kept"
+
+    def measured_off(self) -> dict[str, str]:
+        """The kinds (not fixed) the values measured at the proposal leave unbalanced, each
+        with its value per cost point (or why it was not estimated)."""
+        if self.values_proposal is None or self.proposal is None:
+            return {}
+        table = self.values_proposal.of(self.settings.agent)
+        out = {}
+        for k, cost in self.proposal.items():
+            if k in self.settings.fix or k not in table.index:
+                continue
+            row = table.loc[k]
+            state = balanced(cost, row)
+            if state is None:
+                out[k] = f"not estimated ({row['note']})"
+            elif not state:
+                out[k] = (
+                    f"still {row['verdict']} (value/cost {row['ratio']:.2f} "
+                    f"[{row['ratio_low']:.2f}, {row['ratio_high']:.2f}])"
+                )
+        return out
 
     def binding_bounds(self) -> list[str]:
         """The bounds that balanced tables tried broke (what pulls balance and health apart)."""
@@ -468,7 +494,7 @@ def propose(
     spec = _spec(rules, s, seed)
     check_folder(folder, spec, STUDY_FILE, "proposal")
     run = _Run(rules, s, seed, folder, workers, say or (lambda _: None), progress)
-    with opened(folder, spec, STUDY_FILE, "proposal"):
+    with opened(folder, spec, STUDY_FILE, "proposal"), ray_once(workers):
         result = run.all()
         result.seconds["all"] = time.perf_counter() - began
         if report:
