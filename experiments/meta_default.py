@@ -30,7 +30,8 @@ from antipolix import Rules
 from antipolix.cli import run_script
 from antipolix.meta.armies import MetaError
 from antipolix.meta.health import Bounds
-from antipolix.meta.propose import ProposalSettings, propose
+from antipolix.meta.propose import ProposalSettings
+from antipolix.meta.run import propose
 from antipolix.meta.search import MetaSettings
 from antipolix.meta.values import slug
 

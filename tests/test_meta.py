@@ -32,9 +32,9 @@ from antipolix.meta.propose import (
     candidates,
     nearest_balanced,
     options,
-    propose,
     smallest_move,
 )
+from antipolix.meta.run import propose
 from antipolix.meta.search import LOG_FILE
 from antipolix.pieces import PieceType, Trait
 

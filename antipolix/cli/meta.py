@@ -288,7 +288,7 @@ def _say(line: str) -> None:
 
 
 def run_propose(args: argparse.Namespace) -> int:
-    from antipolix.meta.propose import propose
+    from antipolix.meta.run import propose
 
     rules = rules_from_args(args)
     settings = _settings(
@@ -320,7 +320,7 @@ def run_propose(args: argparse.Namespace) -> int:
 def run_meta(args: argparse.Namespace) -> int:
     from antipolix.meta import MetaError, meta_search
     from antipolix.meta.health import Bounds
-    from antipolix.meta.report import meta_verdict, write_meta
+    from antipolix.meta.report import meta_verdict
 
     rules = rules_from_args(args)
     bound = Bounds(meta=args.max_meta)
@@ -336,9 +336,8 @@ def run_meta(args: argparse.Namespace) -> int:
         out=args.out,
         workers=args.workers,
         progress=not args.no_progress,
-        report=False,
+        bound=args.max_meta,
     )
-    write_meta(meta, args.out, args.max_meta)
     print(meta.armies_table()[["label", "weight", "in_support", "pieces"]].to_string(index=False))
     print(meta_verdict(meta, args.max_meta))
     for flag in meta.flags():

@@ -27,7 +27,7 @@ from antipolix.meta.armies import MetaError
 from antipolix.meta.folder import as_json, check_folder, opened, ray_once
 from antipolix.meta.health import BOUNDS, Health, Verdict, judge, play_health, play_ladder
 from antipolix.meta.propose import ProposalSettings
-from antipolix.meta.search import meta_search
+from antipolix.meta.run import meta_search
 from antipolix.meta.values import costs_of, slug
 from antipolix.rules import Rules
 

@@ -64,7 +64,8 @@ from antipolix.meta.health import (
     play_health,
     play_ladder,
 )
-from antipolix.meta.search import Meta, MetaSettings, checked_agent, meta_search, play_rules
+from antipolix.meta.report import write_meta
+from antipolix.meta.search import Meta, MetaSettings, checked_agent, play_rules, run_search
 from antipolix.meta.values import Costs, Values, costs_of, measure_values, slug, with_costs
 from antipolix.rules import Rules
 
@@ -465,7 +466,7 @@ class Proposal:
         return out
 
 
-def propose(
+def make_proposal(
     rules: Rules,
     settings: ProposalSettings | None = None,
     *,
@@ -474,11 +475,12 @@ def propose(
     workers: int | None = None,
     say: Say | None = None,
     progress: bool = False,
-    report: bool = True,
+    finish: Callable[[Proposal], None] | None = None,
 ) -> Proposal:
-    """Propose a cost table (module doc) into the folder ``out``; see
-    :class:`ProposalSettings`. Bad settings, and a folder holding anything else, raise
-    :class:`MetaError` before any game is played or any file is written."""
+    """Derive a cost table (module doc) in the folder ``out``; see :class:`ProposalSettings`.
+    ``finish`` is called with the result while the folder is still locked (the outputs:
+    :func:`antipolix.meta.run.propose`). Bad settings, and a folder holding anything else,
+    raise :class:`MetaError` before any game is played or any file is written."""
     began = time.perf_counter()
     if not isinstance(rules, Rules):
         raise MetaError(f"rules must be a Rules, got {type(rules).__name__}")
@@ -497,10 +499,8 @@ def propose(
     with opened(folder, spec, STUDY_FILE, "proposal"), ray_once(workers):
         result = run.all()
         result.seconds["all"] = time.perf_counter() - began
-        if report:
-            from antipolix.meta.proposal_report import write_proposal
-
-            write_proposal(result, folder)
+        if finish is not None:
+            finish(result)
     return result
 
 
@@ -696,7 +696,7 @@ class _Run:
         s = self.s
         self.say(f"meta at {slug(costs)}: army search of {s.agent}")
         with self.timed("meta"):
-            got = meta_search(
+            got = run_search(
                 with_costs(self.rules, costs),
                 s.agent,
                 settings=s.meta,
@@ -704,8 +704,9 @@ class _Run:
                 out=self.folder / "meta" / slug(costs),
                 workers=self.workers,
                 progress=self.progress,
-                report=True,
             )
+            assert got.out is not None
+            write_meta(got, got.out, s.bounds.meta)
         self.count("meta", got.games)
         return got
 
@@ -755,8 +756,8 @@ __all__ = [
     "balanced",
     "candidates",
     "change",
+    "make_proposal",
     "nearest_balanced",
     "options",
-    "propose",
     "smallest_move",
 ]

@@ -331,7 +331,7 @@ class Meta:
         return pd.DataFrame(rows)
 
 
-def meta_search(
+def run_search(
     rules: Rules,
     agent: Agent | str = "tuned",
     *,
@@ -341,12 +341,11 @@ def meta_search(
     workers: int | None = None,
     address: str | None = None,
     progress: bool | Progress = False,
-    report: bool = True,
 ) -> Meta:
     """Search the armies ``agent`` buys to win under ``rules`` and the equilibrium between them
-    (module doc). ``out``: the study folder (resumable; with ``report``, ``armies.csv``,
-    ``scores.csv``, ``rounds.csv`` and ``report.md`` are written there); ``workers`` and
-    ``address`` as for :func:`antipolix.simulate` (0 or 1 worker: in this process).
+    (module doc). ``out``: the study folder (resumable); ``workers`` and ``address`` as for
+    :func:`antipolix.simulate` (0 or 1 worker: in this process). The outputs are written by
+    :func:`antipolix.meta.run.meta_search`.
 
     Bad arguments, settings too small to compare armies, and a folder holding anything else
     raise :class:`MetaError` before any game is played or any file is written."""
@@ -374,10 +373,6 @@ def meta_search(
         if bar is not None:
             bar.close()
     meta.seconds = time.perf_counter() - began
-    if report and search.out is not None:
-        from antipolix.meta.report import write_meta
-
-        write_meta(meta, search.out)
     return meta
 
 
@@ -917,7 +912,7 @@ __all__ = [
     "MetaSettings",
     "Search",
     "mean_interval",
-    "meta_search",
     "play_rules",
     "read_log",
+    "run_search",
 ]
