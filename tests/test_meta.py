@@ -731,3 +731,49 @@ def test_planted_on_three_seed_sets_the_proposal_is_re_derived_with_its_spread(
     assert p.stable == (bool(table["stable"].all()) and all(b.verified for b in p.paths))
     text = (tmp_path / "p" / "report.md").read_text()
     assert ("Stable: the 3 seed sets agree" in text) == p.stable
+
+
+def test_bounds_no_table_keeps_end_in_a_worded_verdict_and_no_rules_file(tmp_path: Path) -> None:
+    """No table tried keeps every bound: the verdict and the report say which bound binds, and
+    no proposed.toml is written (never a silent table)."""
+    from antipolix.meta.health import Verdict
+    from antipolix.meta.proposal_report import write_proposal
+    from antipolix.meta.propose import BalancePath, Proposal
+
+    end = {**START, "hovercraft": 6}
+    broken = [
+        Verdict("draws", "2.0%", "≤ 5.0%", True),
+        Verdict("length", "median 30 turns (-45%)", "within ±25% of 55", False),
+    ]
+    tried = [Candidate(end, (), START, verdicts=broken)]
+    settings = ProposalSettings(agent="greedy").checked(Rules())
+    p = Proposal(
+        Rules(), settings, 1, START, [BalancePath(0, 1, (), end, True)], Health(), tried, None
+    )
+    assert p.verdict().startswith("no proposal: no table tried keeps every bound")
+    assert "breaks length" in p.verdict() and p.binding_bounds() == ["length"]
+    (tmp_path / "proposed.toml").write_text("stale")
+    write_proposal(p, tmp_path)
+    assert not (tmp_path / "proposed.toml").exists()
+    report = (tmp_path / "report.md").read_text()
+    assert "nothing is proposed and no `proposed.toml` is written: length bind" in report
+    assert "median 30 turns (-45%) **broken**" in report
+
+
+def test_balance_propose_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "p"
+    argv = ["balance", "propose", "--agent", "greedy", "--fix", "fortress,teleporter",
+            "--value-games", "300", "--iterations", "1", "--replicates", "1", "--candidates",
+            "1", "--health-games", "20", "--no-ladder", "--max-length-change", "1",
+            "--rounds", "1", "--generations", "1", "--search-games", "4", "--check-games", "4",
+            "--pair-games", "2", "--workers", "0", "--no-progress", "--seed", "1",
+            "--rule", "shape=4,8,8", "--rule", "players=2", "--rule", "budget=40",
+            "--rule", "max_turns=200", "--out", str(out)]  # fmt: skip
+    code = command(argv)
+    text = capsys.readouterr().out
+    assert code in (0, 1)  # 1: no table kept every bound, and it says so
+    assert (out / "report.md").exists() and "report: " in text
+    assert (out / "proposed.toml").exists() == (code == 0)
+    assert ("proposed rules: " in text) == (code == 0)

@@ -462,7 +462,10 @@ def plot_values(p: Proposal, path: Path) -> None:
     ax.set_xticklabels(kinds)
     ax.set_ylabel(f"value per cost point at {a} (95 %)")
     ax.set_title("1 = fairly priced; above: underpriced, below: overpriced", fontsize=9)
-    ax.legend(fontsize=8)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=8)
+    else:
+        ax.text(0.5, 0.5, "no values measured", ha="center", transform=ax.transAxes)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
