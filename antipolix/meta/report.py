@@ -44,12 +44,18 @@ def meta_verdict(meta: Meta, bound: float) -> str:
             "more check games to decide."
         )
     side = "within" if rate <= bound else "above"
-    return (
+    found = (
         f"The best army found against the meta's mixture ({best['label']}, searched in the "
         f"last round) finished ahead in {pct(rate)} of its meetings with it (95 % over games "
         f"{pct(low)}–{pct(high)}, {best['games']} fresh games): {side} the bound of "
-        f"{bound:.0%}." + tell
+        f"{bound:.0%}."
     )
+    if rate < 0.5:
+        found += (
+            " The search found no army that beats the mixture (the meta's own armies score "
+            "50 % against it)."
+        )
+    return found + tell
 
 
 def meta_markdown(
