@@ -10,8 +10,10 @@ test file whole in one process; with ``--all`` test by test, idle processes taki
 busy ones, since the slow suites are a few long tests); pass ``-n 0`` to run it in one process,
 or ``-n N`` for N.
 
-Set-up creates ``.venv`` beside this file and installs the package with its dev extras into it.
-It is re-done only when ``pyproject.toml`` changes, so later runs start at once.
+Set-up creates ``.venv`` beside this file and installs the package into it: for ``demo`` what
+the package needs to run (the main job), for ``test`` its dev extras too (pytest, ruff, mypy,
+Playwright, Jupyter's kernel, PettingZoo...). It is re-done only when ``pyproject.toml`` changes
+or a job needs extras not installed yet, so later runs start at once.
 
 ``test`` also needs a browser for the replay page's tests: Debian's ``chromium``. When it is
 missing and this runs as root or on CI (``CI`` set) on a machine with ``apt-get``, it is
@@ -65,17 +67,28 @@ def ensure_chromium() -> None:
         print(f"note: Chromium could not be installed: the browser tests will be skipped ({how})")
 
 
-def setup() -> None:
-    """Create the virtual environment and install the project, once per pyproject change."""
+def installed() -> tuple[str, set[str]]:
+    """What the stamp says was installed: the hash of ``pyproject.toml`` it was installed
+    from, and its extras (``dev``); ``("", set())`` when nothing was."""
+    parts = STAMP.read_text().split() if STAMP.exists() and PY.exists() else []
+    return (parts[0], set(parts[1:])) if parts else ("", set())
+
+
+def setup(extras: tuple[str, ...] = ()) -> None:
+    """Create the virtual environment and install the project (editable) with ``extras``,
+    once per pyproject change: nothing is done when the stamp says this ``pyproject.toml`` was
+    installed with these extras or more (after ``test``, ``demo`` installs nothing)."""
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if STAMP.exists() and STAMP.read_text() == wanted and PY.exists():
+    digest, have = installed()
+    if digest == wanted and set(extras) <= have:
         return
     if not PY.exists():
         print(f"+ creating {VENV}", flush=True)
         venv.create(VENV, with_pip=True)
     run(PY, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-    run(PY, "-m", "pip", "install", "--quiet", "-e", ".[dev]")
-    STAMP.write_text(wanted)
+    target = "." + (f"[{','.join(extras)}]" if extras else "")
+    run(PY, "-m", "pip", "install", "--quiet", "-e", target)
+    STAMP.write_text(" ".join([wanted, *sorted(extras)]))
 
 
 def demo(args: list[str]) -> None:
@@ -111,6 +124,7 @@ def test(args: list[str]) -> None:
 
 
 JOBS = {"demo": demo, "test": test}
+EXTRAS: dict[str, tuple[str, ...]] = {"demo": (), "test": ("dev",)}  # what each job installs
 
 
 def main() -> int:
@@ -118,7 +132,7 @@ def main() -> int:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     try:
-        setup()
+        setup(EXTRAS[sys.argv[1]])
         JOBS[sys.argv[1]](sys.argv[2:])
     except subprocess.CalledProcessError as exc:
         return exc.returncode or 1

@@ -3,7 +3,9 @@
 >>> from antipolix import Rules, Game, PieceType, Trait, Move, Attack, Pass
 >>> game = Game(Rules(shape=(4, 8, 8), players=2), seed=7)
 
-The rules contract is RULES.md (sections R1–R12); modules follow its concepts: ``world`` (R1),
+The rules, sections R1–R12, are in ``docs/rules/antipolix.md`` (in the project's words; the
+contract they follow is RULES.md of the shared folder; ``antipolix rules`` prints any rules'
+tables); modules follow its concepts: ``world`` (R1),
 ``pieces`` (R2), ``armies`` (R3), ``orders`` (R4), ``reach`` (R5), ``observation`` (R6, R12),
 ``timers`` (R7), ``combat`` (R8), ``messages`` (R9), ``end`` (R10), ``scores`` (R11), and ``game``,
 the turn loop that ties them together.

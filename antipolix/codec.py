@@ -17,7 +17,9 @@ replay files, the columns of results, study descriptions.
 - **Army items** by name: ``"hovercraft+invisible"`` ↔ ``(HOVERCRAFT, INVISIBLE)``
   (:func:`parse_item`, :func:`item_name`); :data:`ITEMS` lists every item in a fixed order (the
   columns of army counts in results).
-- **Orders and messages** as JSON-ready dicts (replays).
+- **Orders and messages** as JSON-ready dicts (replays, the match server's frames).
+- **Observations** as JSON-ready dicts (:func:`observation_to_dict`): what a seat of the match
+  server receives each turn, field for field :meth:`antipolix.Game.observe` (R6).
 
 >>> rules = apply_overrides(Rules(), ["players=6", "shape=6,12,12", "hovercraft.cost=1"])
 >>> rules.players, rules.shape, rules.piece_types.hovercraft.cost
@@ -38,7 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from antipolix.errors import ArmyError, RulesError
-from antipolix.messages import Command, Message
+from antipolix.messages import Command, Delivered, Message
+from antipolix.observation import UNKNOWN_TRAIT, Observation
 from antipolix.orders import Attack, Move, Order, Pass
 from antipolix.pieces import ArmyItem, PieceType, Trait, TraitCosts, TypeSpec, TypeTable
 from antipolix.rules import Rules
@@ -336,3 +339,48 @@ def message_from_dict(data: Any) -> Message | Command:
 def cell_from_list(value: Any) -> tuple[int, int, int]:
     z, y, x = (int(v) for v in value)
     return z, y, x
+
+
+# -- observations (the match server) --------------------------------------------------------------
+
+
+def delivered_to_dict(item: Delivered) -> dict[str, Any]:
+    """A message as its recipient receives it (R9): turn, sender, text, ``to`` (None: to all)."""
+    return {"turn": item.turn, "sender": item.sender, "text": item.text, "to": item.to}
+
+
+def observation_to_dict(obs: Observation) -> dict[str, Any]:
+    """An observation (R6) as JSON-ready data, every field of :class:`Observation`: ``player``,
+    ``turn`` (turns played), ``timer`` (own seconds left, None with timers off), ``living``,
+    ``nul`` (standing NUL proposals, R9), ``messages`` (delivered last turn), ``events`` (of the
+    last turn as told to the player, :meth:`~antipolix.events.Event.to_dict`) and ``pieces``:
+    one ``{"id", "owner", "type", "trait", "cell"}`` per piece seen, in identifier order, with
+    types and traits by name (``"hovercraft"``, ``"invisible"``) and ``trait`` None for other
+    players' pieces (R6)."""
+    traits = obs.traits.tolist()
+    return {
+        "player": obs.player,
+        "turn": obs.turn,
+        "timer": obs.timer,
+        "living": list(obs.living),
+        "nul": list(obs.nul),
+        "messages": [delivered_to_dict(m) for m in obs.messages],
+        "events": [e.to_dict() for e in obs.events],
+        "pieces": [
+            {
+                "id": pid,
+                "owner": owner,
+                "type": TYPE_NAMES[kind],
+                "trait": None if trait == UNKNOWN_TRAIT else TRAIT_NAMES[trait],
+                "cell": cell,
+            }
+            for pid, owner, kind, trait, cell in zip(
+                obs.ids.tolist(),
+                obs.owners.tolist(),
+                obs.types.tolist(),
+                traits,
+                obs.cells.reshape(-1, 3).tolist(),
+                strict=True,
+            )
+        ],
+    }

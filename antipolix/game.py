@@ -71,7 +71,7 @@ from antipolix.state import (
     new_arrays,
 )
 from antipolix.turn import Submissions
-from antipolix.world import Cell, as_cell
+from antipolix.world import Cell, as_cell, cell_text
 
 SeedLike = int | np.random.SeedSequence | None
 
@@ -148,7 +148,9 @@ class Game:
     identifiers (R6, :mod:`antipolix.ids`).
 
     Pieces are named by identifiers that carry no information (R6): :meth:`place` returns them,
-    orders and events use them, observations list pieces in identifier order.
+    orders and events use them, observations list pieces in identifier order. Cells are
+    ``(z, y, x)`` tuples (R1: board ``z``, row ``y``, column ``x``) in arguments, pieces and
+    events alike; errors and logs write them ``z2 y5 x4``, in the same order.
     """
 
     def __init__(self, rules: Rules, seed: SeedLike = None) -> None:
@@ -288,7 +290,7 @@ class Game:
         target = as_cell(self.rules.shape, cell)
         row = self.board.at(target)
         if row < 0:
-            raise EmptyCellError(f"no piece on {target}: nothing to defend")
+            raise EmptyCellError(f"no piece on {cell_text(target)}: nothing to defend")
         return int(defence_at(self._state, self._tables, row))
 
     def is_legal(self, player: int, order: Order) -> bool:
@@ -345,7 +347,8 @@ class Game:
     def place(
         self, player: int, kind: PieceType, trait: Trait = Trait.NONE, cell: Cell | None = None
     ) -> int:
-        """R3: place one piece for ``player`` on ``cell`` (a random free cell of its zone if None).
+        """R3: place one piece for ``player`` on ``cell``, ``(z, y, x)`` (R1; a random free
+        cell of its zone if None).
 
         Returns the new piece's identifier (R6: it depends only on the game's seed and the cell).
         Players place in seat order: once a later seat has placed, an earlier one may not place
@@ -626,13 +629,16 @@ class Game:
         occupant = self.board.at(target)
         if occupant >= 0:
             raise OccupiedCellError(
-                f"player {player}: cell {target} already holds piece {self.board.ids[occupant]}"
+                f"player {player}: cell {cell_text(target)} already holds piece "
+                f"{self.board.ids[occupant]}"
             )
         zone = self.zone(player)
         if zone is not None and target not in zone:
+            box = " ".join(
+                f"{a}{lo}..{hi - 1}" for a, lo, hi in zip("zyx", zone.lo, zone.hi, strict=True)
+            )
             raise OutsideZoneError(
-                f"player {player}: cell {target} is outside its home zone "
-                f"{zone.lo}..{tuple(h - 1 for h in zone.hi)} (R3)"
+                f"player {player}: cell {cell_text(target)} is outside its home zone {box} (R3)"
             )
         return target
 

@@ -130,6 +130,26 @@ def kernel(fn: F) -> F:
     return cast(F, dispatcher)
 
 
+def cached(fn: Callable[..., Any]) -> bool:
+    """Does the disk cache hold machine code of kernel ``fn`` that this process will load
+    rather than compile: an index of this numba version stamped with the kernel's current
+    :func:`source_stamp`, with an entry for this machine (numba's magic tuple: the CPU and its
+    features) and this bytecode? True for a plain function (``NUMBA_DISABLE_JIT=1``: nothing
+    compiles). Reads the index only; compiles nothing."""
+    cache = getattr(fn, "_cache", None)
+    if not JIT or not isinstance(cache, _FunctionCache):
+        return True
+    try:
+        index = cache._cache_file._load_index()  # {} when missing, stale or of another numba
+        if not index:
+            return False
+        magic = fn.targetctx.codegen().magic_tuple()  # type: ignore[attr-defined]
+        code = hashlib.sha256(fn.py_func.__code__.co_code).hexdigest()  # type: ignore[attr-defined]
+    except Exception:  # an unreadable index: numba would compile
+        return False
+    return any(key[1] == magic and key[2][0] == code for key in index)
+
+
 def both(fn: F) -> F:
     """``fn`` runs as plain Python when called from Python, and is compiled into the kernels
     that call it (numba's ``register_jitable``): for functions that build records, which give

@@ -42,7 +42,7 @@ from antipolix.events import (
 from antipolix.jit import JIT, both, kernel, record
 from antipolix.messages import Command, Message
 from antipolix.orders import Attack, Move, Order
-from antipolix.world import Cell, IntArray, Shape
+from antipolix.world import Cell, IntArray, Shape, cell_text
 
 # event kinds
 RECEIVED, DISCARDED, REJECTED, MOVED, CRUSHED, COMBAT, FATE = range(7)
@@ -190,7 +190,7 @@ def digest(j: Journal, h: np.uint64) -> np.uint64:
 
 def _reject_reason(order: Order, why: int, arg: int, dropped: list[tuple[int, int, int]]) -> str:
     if isinstance(order, Move):
-        pid, cell = order.piece, order.cell
+        pid, cell = order.piece, cell_text(order.cell)
         texts = {
             DESTROYED: f"piece {pid} was destroyed",
             OWNED: f"piece {pid} now belongs to player {arg}",
@@ -202,12 +202,12 @@ def _reject_reason(order: Order, why: int, arg: int, dropped: list[tuple[int, in
         return texts[why]
     assert isinstance(order, Attack)
     if why == NO_TARGET:
-        return f"no visible enemy piece on {order.cell}"
+        return f"no visible enemy piece on {cell_text(order.cell)}"
     if why == OWN_TARGET:
-        return f"the piece on {order.cell} is yours"
+        return f"the piece on {cell_text(order.cell)} is yours"
     return (
         "no listed piece can attack "
-        + str(order.cell)
+        + cell_text(order.cell)
         + ": "
         + "; ".join(f"{pid} {_drop_reason(code, arg)}" for pid, code, arg in dropped)
     )

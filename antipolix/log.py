@@ -1,20 +1,21 @@
 """Events and results in words: the one place that says what happened (R4–R10).
 
 The turn log of the command line (``antipolix play --log``, ``antipolix replay show``), the
-summary of a game and the captions of the 3D viewer all word events here. Cells are written as
-the pictures' axes name them, ``x3 y9 z4`` (a cell is ``(z, y, x)``, R1). Pieces are named by a
-*namer*: :func:`plain_name` (``#12``), or :func:`piece_namer` (``hovercraft #12``, with its
-trait where the reader may know it, R6). Whatever R6 hides from a reader is ``None`` in the
-events it is told and reads as ``an unseen piece``.
+summary of a game and the captions of the 3D viewer all word events here. Cells are written in
+the order of their tuple ``(z, y, x)`` (R1) with each coordinate named, ``z4 y9 x3``
+(:func:`antipolix.world.cell_text`), as errors and the engine's reasons write them. Pieces are
+named by a *namer*: :func:`plain_name` (``#12``), or :func:`piece_namer` (``hovercraft #12``,
+with its trait where the reader may know it, R6). Whatever R6 hides from a reader is ``None``
+in the events it is told and reads as ``an unseen piece``.
 
 >>> from antipolix.events import Moved
 >>> describe(Moved(0, 12, (0, 1, 0), (0, 3, 0)))
-'P0 #12 moves from x0 y1 z0 to x0 y3 z0'
+'P0 #12 moves from z0 y1 x0 to z0 y3 x0'
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from antipolix.combat import Outcome
@@ -38,6 +39,7 @@ from antipolix.events import (
 )
 from antipolix.orders import Attack, Move, Order
 from antipolix.pieces import Trait
+from antipolix.world import cell_text
 
 if TYPE_CHECKING:
     from antipolix.game import Game
@@ -50,14 +52,6 @@ ELIMINATED_BY: dict[Elimination, str] = {
     Elimination.TIMER: "out of time",
     Elimination.QUIT: "quit",
 }
-
-
-def cell_text(cell: Sequence[int] | None) -> str:
-    """A cell ``(z, y, x)`` as the pictures' axes name it: ``x3 y14 z7`` (``-`` for none)."""
-    if cell is None:
-        return "-"
-    z, y, x = (int(c) for c in cell)
-    return f"x{x} y{y} z{z}"
 
 
 def plain_name(pid: int | None) -> str:
@@ -121,7 +115,7 @@ def elimination_text(event: Eliminated) -> str:
 
 def fate_text(event: Fate) -> str:
     """What a successful attack did to its target (R8): ``destroyed``, ``converted to P1``,
-    ``teleported to x1 y2 z0``, ``teleported, destroyed on landing (out of sight)``, ..."""
+    ``teleported to z0 y2 x1``, ``teleported, destroyed on landing (out of sight)``, ..."""
     if event.outcome is Outcome.CONVERT:
         return f"converted to P{event.player}"
     if event.outcome is Outcome.DESTROY:
@@ -199,27 +193,47 @@ def story(events: Sequence[Event], name: Namer = plain_name) -> list[str]:
 
 
 def summary_lines(
-    game: Game, agents: Sequence[str], eliminations: Sequence[tuple[int, Eliminated]]
+    game: Game,
+    agents: Sequence[str],
+    eliminations: Sequence[tuple[int, Eliminated]],
+    placed: Mapping[int, int] | None = None,
 ) -> list[str]:
     """A readable summary of a finished game: winner, reason, turns, eliminations (turn, how),
-    and the pieces and points each player has left.
+    and the pieces each player holds at the end, what they cost (points of R2), and how many
+    it took from others (R8: converted, or the army of a player whose chief it took), which
+    is why a player can end with more points than its budget.
 
-    ``eliminations`` are ``(turn, event)`` pairs in the order they happened.
+    ``eliminations`` are ``(turn, event)`` pairs in the order they happened; ``placed`` maps
+    each piece to the seat that placed it (``{piece.id: piece.owner}`` at the start), which
+    the count of taken pieces needs (left out without it).
     """
     result = game.result
     assert result is not None
+    rules = game.rules
     seat = [f"P{p} ({name})" for p, name in enumerate(agents)]
     winner = "draw" if result.winner is None else f"{seat[result.winner]} wins"
     lines = [f"result: {winner}, {result.reason.value}, after {result.turns} turns"]
     for turn, e in eliminations:
         how = ELIMINATED_BY[e.reason].format(by=e.by)
         lines.append(f"  turn {turn:4d}: {seat[e.player]} eliminated, {how}")
-    lines.append("pieces left (pieces, points of the budget):")
-    for p in range(game.rules.players):
+    taken = (
+        "; taken: of those, pieces it converted or won with a chief, R8"
+        if placed is not None
+        else ""
+    )
+    lines.append(
+        f"pieces at the end (points: their cost, R2, each army bought within "
+        f"{rules.army_budget}, R3{taken}):"
+    )
+    for p in range(rules.players):
         mine = game.pieces(p)
-        points = sum(game.rules.piece_cost(x.type, x.trait) for x in mine)
+        points = sum(rules.piece_cost(x.type, x.trait) for x in mine)
         state = "alive" if p in game.living else "out"
         timer = game.timers.get(p)
-        clock = f", timer {timer:.1f} s" if timer is not None else ""
-        lines.append(f"  {seat[p]:<16} {len(mine):3d} pieces, {points:3d} points  ({state}{clock})")
+        clock = f", {timer:.1f} s left on its timer" if timer is not None else ""
+        text = f"  {seat[p]:<16} {len(mine):3d} pieces, {points:3d} points"
+        if placed is not None:
+            won = sum(1 for x in mine if placed.get(x.id, p) != p)
+            text += f", {won:3d} taken"
+        lines.append(f"{text}  ({state}{clock})")
     return lines

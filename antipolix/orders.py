@@ -5,6 +5,9 @@ one of the player's living pieces, or a cell off the board raises an :class:`Ord
 anything changes (naming a piece the player cannot know gets the same answer as naming none,
 R6). When its turn comes, the game checks it against the state left by the orders resolved
 before it; an order no longer valid is a rejected event with its reason, not an error.
+
+A cell is the tuple ``(z, y, x)`` (R1: board, row, column), written ``z2 y5 x4`` wherever a
+person reads it (logs, reasons, errors; :func:`antipolix.world.cell_text`).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from antipolix.world import Cell, as_cell
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """Displace one own piece to a reachable free cell (R4, R5)."""
+    """Displace one own piece to a reachable free cell ``(z, y, x)`` (R1, R4, R5)."""
 
     piece: int
     cell: Cell
@@ -29,7 +32,8 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class Attack:
-    """One or more own pieces attack the enemy piece on ``cell`` (R4, R8)."""
+    """One or more own pieces attack the enemy piece on ``cell``, ``(z, y, x)`` (R1, R4,
+    R8)."""
 
     pieces: tuple[int, ...]
     cell: Cell

@@ -29,6 +29,7 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -529,11 +530,11 @@ class Replay:
                 raise ReplayError(
                     f"replay {self.path}: turn {rec.turn} cannot be played again: {exc}"
                 ) from None
-            got = _events(report)
-            if report.turn != rec.turn or report.reception != rec.reception or got != rec.events:
+            got, want = _events(report), _reasons_read_now(rec.events)
+            if report.turn != rec.turn or report.reception != rec.reception or got != want:
                 raise ReplayError(
                     f"replay {self.path}: turn {rec.turn} does not replay as recorded "
-                    f"({_first_difference(rec.events, got)}); the file was written by antipolix "
+                    f"({_first_difference(want, got)}); the file was written by antipolix "
                     f"{self.engine_version} and this is {__version__}"
                 )
             self._reports.append(report)
@@ -609,6 +610,23 @@ def _missing_options(given: Mapping[str, Any], full: Mapping[str, Any]) -> list[
             out.append(key)
         elif isinstance(value, Mapping) and isinstance(given[key], Mapping):
             out += [f"{key}.{k}" for k in value if k not in given[key]]
+    return out
+
+
+_TUPLE_CELL = re.compile(r"\((\d+), (\d+), (\d+)\)")
+
+
+def _reasons_read_now(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Recorded events with the cells of their reasons written as today's engine writes them:
+    a rejection's reason named a cell as the tuple ``(2, 5, 4)`` until the engine wrote every
+    cell as people read it, ``z2 y5 x4`` (the same order, R1), and replays written before
+    must still replay as recorded."""
+    out = []
+    for event in events:
+        reason = event.get("reason") if isinstance(event, dict) else None
+        if isinstance(reason, str) and event.get("kind") in ("Rejected", "Discarded"):
+            event = {**event, "reason": _TUPLE_CELL.sub(r"z\1 y\2 x\3", reason)}
+        out.append(event)
     return out
 
 

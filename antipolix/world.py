@@ -1,7 +1,13 @@
 """R1 World: the ``P × N × N`` box of cells, Chebyshev distance and neighbourhood tables.
 
-Cells are ``(z, y, x)`` tuples. Neighbourhood offsets for each radius are computed once and cached;
+Cells are ``(z, y, x)`` tuples: board ``z`` (``0 <= z < P``), row ``y``, column ``x``. Wherever a
+person reads a cell (logs, errors, captions, pages) it is written in the same order with each
+coordinate named, ``z2 y5 x5`` for ``(2, 5, 5)`` (:func:`cell_text`), so that it reads back into
+the API's tuple as it stands. Neighbourhood offsets for each radius are computed once and cached;
 nothing here allocates a Python object per cell of the board.
+
+>>> cell_text((2, 5, 4))
+'z2 y5 x4'
 
 >>> chebyshev((0, 0, 0), (1, 2, 1))
 2
@@ -84,6 +90,15 @@ def cell_of(shape: Shape, flat: int) -> Cell:
     return z, y, x
 
 
+def cell_text(cell: Sequence[int] | None) -> str:
+    """A cell ``(z, y, x)`` as people read it, in the tuple's order with each coordinate
+    named: ``z2 y5 x4`` (``-`` for none)."""
+    if cell is None:
+        return "-"
+    z, y, x = (int(c) for c in cell)
+    return f"z{z} y{y} x{x}"
+
+
 def in_bounds(shape: Shape, cell: Sequence[int]) -> bool:
     return 0 <= cell[0] < shape[0] and 0 <= cell[1] < shape[1] and 0 <= cell[2] < shape[2]
 
@@ -107,7 +122,7 @@ def as_cell(shape: Shape, cell: object, what: str = "cell") -> Cell:
         raise OffBoardError(f"{what} {cell!r} is not a (z, y, x) triple of integers") from None
     if not in_bounds(shape, (z, y, x)):
         raise OffBoardError(
-            f"{what} {(z, y, x)} is outside the {shape[0]}×{shape[1]}×{shape[2]} board "
+            f"{what} {cell_text((z, y, x))} is outside the {shape[0]}×{shape[1]}×{shape[2]} board "
             f"(0 <= z < {shape[0]}, 0 <= y < {shape[1]}, 0 <= x < {shape[2]})"
         )
     return (z, y, x)

@@ -1,11 +1,14 @@
-"""``dev.py``'s set-up of the browser the replay page's tests need (Debian's chromium): what it
-runs when the browser is missing, as root, as a user, on CI, and when the install fails. The
-commands are recorded, not run."""
+"""``dev.py``'s set-up: the package installed for the main job (``demo``) without the dev tools,
+the dev extras for ``test``, each again only when ``pyproject.toml`` changes; an editable
+install that prints no caveat; and the browser the replay page's tests need (Debian's
+chromium): what it runs when the browser is missing, as root, as a user, on CI, and when the
+install fails. The commands are recorded, not run (but for the one real editable install)."""
 
 from __future__ import annotations
 
 import importlib.util
 import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -29,6 +32,106 @@ def dev(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> ModuleType:
     module.ran = []  # type: ignore[attr-defined]
     monkeypatch.setattr(module, "run", lambda *cmd, env=None: module.ran.append(list(cmd)))
     return module
+
+
+@pytest.fixture
+def project(dev: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """``dev`` set up in a project folder of its own (a pyproject, no virtual environment
+    yet); creating the environment is recorded as ``["venv"]`` and makes its python."""
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    venv = root / ".venv"
+    monkeypatch.setattr(dev, "ROOT", root)
+    monkeypatch.setattr(dev, "VENV", venv)
+    monkeypatch.setattr(dev, "PY", venv / "bin" / "python")
+    monkeypatch.setattr(dev, "STAMP", venv / ".antipolix-installed")
+
+    def create(path: Path, with_pip: bool) -> None:
+        dev.ran.append(["venv"])
+        (venv / "bin").mkdir(parents=True)
+        (venv / "bin" / "python").write_text("")
+
+    monkeypatch.setattr(dev.venv, "create", create)
+    return root
+
+
+def _installs(ran: list[list[object]]) -> list[str]:
+    """What each ``pip install -e`` of the recorded commands installed (``.``, ``.[dev]``)."""
+    return [str(cmd[-1]) for cmd in ran if "-e" in cmd]
+
+
+def test_the_demo_installs_the_package_without_the_dev_tools(
+    dev: ModuleType, project: Path
+) -> None:
+    dev.setup(dev.EXTRAS["demo"])
+    assert dev.ran[0] == ["venv"]
+    assert _installs(dev.ran) == ["."]  # no mypy, Playwright, Jupyter... for the main job
+    dev.ran.clear()
+    dev.setup(dev.EXTRAS["demo"])
+    assert dev.ran == []  # installed: later runs start at once
+    dev.setup(dev.EXTRAS["test"])
+    assert _installs(dev.ran) == [".[dev]"]  # the tests install the rest, once
+    dev.ran.clear()
+    dev.setup(dev.EXTRAS["test"])
+    dev.setup(dev.EXTRAS["demo"])  # the dev extras hold what the demo needs
+    assert dev.ran == []
+
+
+def test_a_changed_pyproject_installs_again_with_the_extras_the_job_needs(
+    dev: ModuleType, project: Path
+) -> None:
+    dev.setup(dev.EXTRAS["test"])
+    (project / "pyproject.toml").write_text('[project]\nname = "x"\nversion = "2"\n')
+    dev.ran.clear()
+    dev.setup(dev.EXTRAS["demo"])
+    assert _installs(dev.ran) == ["."]
+    dev.ran.clear()
+    dev.setup(dev.EXTRAS["test"])  # the stamp of the new pyproject is the demo's: no dev tools
+    assert _installs(dev.ran) == [".[dev]"]
+    dev.ran.clear()
+    dev.setup(dev.EXTRAS["test"])
+    assert dev.ran == []
+
+
+def test_a_stamp_of_an_older_dev_py_reads_as_the_package_alone(
+    dev: ModuleType, project: Path
+) -> None:
+    import hashlib
+
+    (project / ".venv" / "bin").mkdir(parents=True)
+    (project / ".venv" / "bin" / "python").write_text("")
+    digest = hashlib.sha256((project / "pyproject.toml").read_bytes()).hexdigest()
+    dev.STAMP.write_text(digest)  # what dev.py wrote before it knew of extras
+    dev.setup(dev.EXTRAS["demo"])
+    assert dev.ran == []
+    dev.setup(dev.EXTRAS["test"])
+    assert _installs(dev.ran) == [".[dev]"]
+
+
+@pytest.mark.slow  # pip makes an isolated build environment: 5 to 20 s
+def test_the_editable_install_prints_no_caveat(tmp_path: Path) -> None:
+    """The set-up's editable install, built as pip builds it (an isolated build with the
+    setuptools pyproject.toml asks for), into a new empty environment (``pip --python``: the
+    one running the tests is left alone): setuptools printed a boxed "Editable installation"
+    warning for the import finder it used for this layout."""
+    import venv
+
+    env = tmp_path / "env"
+    venv.create(env, with_pip=False)
+    python = env / ("Scripts" if sys.platform == "win32" else "bin") / "python"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps",
+         "-e", str(ROOT)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    out = proc.stdout + proc.stderr
+    if proc.returncode != 0 and "No matching distribution found for setuptools" in out:
+        pytest.skip("no package index to build the editable install with")
+    assert proc.returncode == 0, out
+    assert "Editable install" not in out and "BuildBackendWarning" not in out, out
+    pth = list(env.rglob("__editable__.antipolix-*.pth"))
+    assert len(pth) == 1 and pth[0].read_text().strip() == str(ROOT)
 
 
 def test_root_installs_a_missing_chromium(dev: ModuleType, monkeypatch) -> None:

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
         ("bench_games.py", ["--agents", "search:rollouts=1", "--search-games", "1"], "games/hour"),
         ("draws.py", ["--agent", "greedy", "--games", "2"], "2 games in"),
         ("bench_weights.py", ["--games", "1", "--reps", "1"], "µs per decision"),
+        ("bench_serve.py", ["--games", "2", "--seconds", "1", "--warmup", "1"], "turns served"),
     ],
 )
 def test_benchmark_script_runs(script: str, args: list[str], expected: str) -> None:

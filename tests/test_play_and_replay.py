@@ -853,9 +853,11 @@ def test_cli_play_prints_log_and_summary_and_writes_the_replay(
     result, names = replay.result, ["greedy", "random"]
     # budget: floor(12 × 4·8·8 / 100 / 2) = floor(15.36) = 15 (R3); turn limit by default 1000
     assert out.splitlines()[0] == (
-        "AntipoliX: 2 players (greedy, random) on a 4×8×8 board, seed 3, budget 15, turn limit 1000"
+        "AntipoliX: 2 players (greedy, random) on a 4×8×8 board, seed 3, an army budget of 15 "
+        "points a player (R3), turn limit 1000 turns"
     )
-    assert "army of P0 (greedy): " in out and "army of P1 (random): " in out
+    assert re.search(r"^army of P0 \(greedy, \d+ pieces, 1[0-5] points\): ", out, flags=re.M)
+    assert re.search(r"^army of P1 \(random, \d+ pieces, \d+ points\): ", out, flags=re.M)
     assert len(re.findall(r"^turn +\d+: ", out, flags=re.M)) == result.turns  # one per turn
     winner = "draw" if result.winner is None else f"P{result.winner} ({names[result.winner]}) wins"
     assert f"result: {winner}, {result.reason.value}, after {result.turns} turns" in out
@@ -863,7 +865,7 @@ def test_cli_play_prints_log_and_summary_and_writes_the_replay(
         assert re.search(
             rf"^  turn +\d+: P{player} \({names[player]}\) eliminated", out, flags=re.M
         )
-    assert "pieces left" in out
+    assert "pieces at the end (points: their cost" in out
     for seat, name in enumerate(names):
         assert re.search(rf"^  P{seat} \({name}\) +\d+ pieces, +\d+ points", out, flags=re.M)
     assert out.rstrip().endswith(f"replay written to {path}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -204,6 +205,25 @@ def test_perfect_separation_stays_finite_and_is_flagged() -> None:
     # more games of the same outcome: a larger gap, still finite
     more = fit_ratings(pd.DataFrame(rows * 8), bootstrap=0).set_index("agent")
     assert r < more.at["planner", "rating"] < 3000
+
+
+def test_a_rating_only_the_prior_bounds_is_printed_as_such() -> None:
+    """Its bootstrap interval has no width (every replicate gives the prior's value): printed
+    as numbers it read as exact (``953*``, ``953–953``); the table says ``prior only``."""
+    from antipolix.ladder.report import PRIOR, gaps_frame, ratings_frame, summary
+
+    rows = [game(["planner", "random"], 0, [1], "last_player")] * 25
+    rows += [game(["random", "planner"], 1, [0], "last_player")] * 25
+    f = fit(pd.DataFrame(rows), bootstrap=200)
+    t = f.table.set_index("agent")
+    assert t.at["planner", "low"] == t.at["planner", "high"]  # the zero width it had
+    shown = ratings_frame(f).set_index("agent")
+    assert shown.at["planner", "rating"].endswith("*")
+    assert shown.at["planner", "95 % low"] == shown.at["planner", "95 % high"] == PRIOR
+    assert shown.at["random", "95 % low"] == "0"  # the anchor: exactly 0, by definition
+    gaps = gaps_frame(f)
+    assert gaps.at[0, "95 % low"] == gaps.at[0, "95 % high"] == PRIOR
+    assert re.search(r"^ +1 +planner +\d+\* +prior only +prior only +50 ", summary(f, ""), re.M)
 
 
 def test_separation_below_the_anchor_is_a_ceiling() -> None:

@@ -41,36 +41,96 @@ def test_cli_demo_prints_summary_and_writes_a_replay(
     out = capsys.readouterr().out
     assert out.startswith("AntipoliX: 4 players (greedy, greedy, random, greedy)")
     assert re.search(r"^result: (P\d \(\w+\) wins|draw), ", out, flags=re.M)
-    assert "pieces left" in out
+    assert "pieces at the end (points: their cost" in out
     replay = tmp_path / "demo.apx.json.gz"
     assert replay.is_file()
-    assert (tmp_path / "demo.png").stat().st_size > 10_000  # the last turn, drawn
-    assert "batch: 6 games" in out and "win rates by agent" in out
+    assert (tmp_path / "demo.png").stat().st_size > 10_000  # the decisive turn, drawn
+    assert (tmp_path / "demo.html").stat().st_size > 100_000  # its replay page
+    assert "batch: 6 games" in out and "games won by agent" in out
     first = replay.read_bytes()
     assert main(["demo", "--out", str(tmp_path), "--batch", "6", "--workers", "0"]) == 0
     assert capsys.readouterr().out == out, "the demo is not deterministic"
     assert replay.read_bytes() == first, "the same game wrote a different replay"
 
 
-def test_the_demo_picture_shows_the_battle_not_the_last_turn(tmp_path: Path) -> None:
-    """The demo's picture is the height of the battle: several players' colours on the board
-    and attacks drawn (the last turn showed the winner alone)."""
+def test_the_demo_draws_its_decisive_turn_names_the_winner_and_writes_its_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The demo's picture is the decisive turn (the winner's first chief taken, R8), not the
+    height of the battle (turn 26 of 234 for seed 7, nothing decided): several players'
+    colours on the board, its title naming the winner; the replay page is written beside it,
+    opening at that turn, and the demo says how to open it."""
     import imageio.v2 as imageio
 
-    from antipolix.cli.play import battle_turn
+    from antipolix.events import Eliminated, Elimination
     from antipolix.replay import load_replay
+    from antipolix.story import story
     from tests.test_viz_render import colour_pixels, scene_pixels
     from viz import View
+    from viz.html import read_page_data
     from viz.palette import PALETTE
 
     assert main(["demo", "--out", str(tmp_path), "--batch", "0"]) == 0
+    out = capsys.readouterr().out
     replay = load_replay(tmp_path / "demo.apx.json.gz")
-    turn, attacks, alive = battle_turn(replay)
-    assert 0 < turn < replay.last_turn and attacks >= 1 and alive >= 3
+    winner = replay.result.winner
+    assert winner is not None
+    first = next(
+        t
+        for t in range(1, replay.last_turn + 1)
+        for e in replay.events(t)
+        if isinstance(e, Eliminated) and e.reason is Elimination.CHIEF and e.by == winner
+    )
+    told = story(replay)
+    assert told.decisive.turn == first < replay.last_turn
+    assert f"turn {first} of {replay.last_turn}, the decisive turn: P{winner} (" in out
     image = np.asarray(imageio.imread(tmp_path / "demo.png"))
     pixels = scene_pixels(image, View())
     shown = [c for c in PALETTE[:4] if colour_pixels(pixels, c, tolerance=40) > 200]
     assert len(shown) >= 3, f"only {len(shown)} players' colours on the demo picture"
+    # the README's picture is the one the demo draws (python experiments/docs_pictures.py)
+    docs = np.asarray(imageio.imread(ROOT / "docs" / "demo.png"))
+    assert docs.shape == image.shape
+    differ = float((np.abs(docs.astype(int) - image.astype(int)).max(axis=2) > 60).mean())
+    assert differ < 0.02, f"docs/demo.png differs from the demo's picture in {differ:.1%}"
+    page = tmp_path / "demo.html"
+    data = read_page_data(page)
+    assert data["start"]["turn"] == first
+    assert [m["turn"] for m in data["story"]] == [m.turn for m in told.moments]
+    assert f"replay page: {page} (" in out and page.resolve().as_uri() in out
+
+
+def test_the_demo_pictures_title_names_the_winner(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What the demo asks the picture writers for (entry points ``png`` and ``html``)."""
+    from antipolix.cli import play as play_cli
+
+    calls: list[tuple[str, int, Path, dict[str, object]]] = []
+
+    class Writer:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def load(self) -> object:
+            def save(replay: object, turn: int, path: Path, **kw: object) -> Path:
+                calls.append((self.name, turn, Path(path), kw))
+                Path(path).write_text("drawn")
+                return Path(path)
+
+            return save
+
+    monkeypatch.setattr(play_cli, "entry_points", lambda group: [Writer("png"), Writer("html")])
+    argv = ["demo", "--out", str(tmp_path), "--batch", "0", "--agents", "greedy,random"]
+    assert main([*argv, "--rule", "shape=4,8,8", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    winner = re.search(r"^result: (P\d \(\w+\)) wins, ", out, re.M)
+    assert winner is not None
+    (png, png_turn, png_path, png_kw), (html, html_turn, html_path, _) = calls
+    assert (png, html) == ("png", "html") and png_turn == html_turn
+    assert png_path.suffix == ".png" and html_path == png_path.with_suffix(".html")
+    assert f"{winner[1]} wins" in str(png_kw["title"])
+    assert f"turn {png_turn} of " in str(png_kw["title"])
 
 
 def test_a_second_demo_with_other_settings_keeps_the_first(
@@ -154,10 +214,11 @@ def test_readme_says_where_the_command_is_and_git_ignores_what_its_examples_writ
     assert "`.venv/bin/antipolix ...`" in text and "source .venv/bin/activate" in text
     code = "\n".join(re.findall(r"```(?:bash|python)\n(.*?)```", text, flags=re.S))
     code += "\n" + "\n".join(re.findall(r"`([^`\n]+)`", text))  # inline examples too
-    files = set(re.findall(r"[\w./-]+\.(?:apx\.json\.gz|png|gif|mp4)\b", code))
+    files = set(re.findall(r"[\w./-]+\.(?:apx\.json\.gz|png|gif|mp4|html)\b", code))
     folders = set(re.findall(r"\b(?:runs|out)/[\w-]+", code))
     written = {f for f in files if not f.startswith("docs/")} | {f"{d}/x.parquet" for d in folders}
     assert {"game.apx.json.gz", "t40.png", "game.mp4", "last.png", "game.gif"} <= written
+    assert {"game.html", "demo.html"} <= written  # replay pages (antipolix view --html)
     assert "runs/x/x.parquet" in written
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")

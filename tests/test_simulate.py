@@ -237,7 +237,7 @@ def test_results_table_and_helpers(reference: Results) -> None:
     assert turns.loc[0, "games"] == 30 and turns.loc[0, "mean"] == pytest.approx(df["turns"].mean())
     assert turns.loc[0, "p50"] == pytest.approx(df["turns"].median())
     text = reference.summary()
-    assert "win rates by agent" in text and "win rates by seat" in text and "turns per game" in text
+    assert "games won by agent" in text and "games won by seat" in text and "turns per game" in text
 
 
 def test_wilson_interval_known_values() -> None:
@@ -474,7 +474,7 @@ def test_cli_simulate_prints_a_summary_and_writes_the_dataset(
     text = capsys.readouterr().out
     assert "12 games, seed 3, agents greedy, random, seats shuffled" in text
     assert "variants (6 games each): invisible.cost=4, invisible.cost=6" in text
-    assert "win rates by agent" in text and str(out) in text
+    assert "games won by agent" in text and str(out) in text
     results = Results.open(out)
     want = ["shape=4,8,8", "players=2", "max_turns=100", "hovercraft.cost=1", "invisible.cost=6"]
     assert results.rules("invisible.cost=6") == apply_overrides(Rules(), want)

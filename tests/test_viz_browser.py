@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 from antipolix.replay import Replay, load_replay
+from antipolix.story import story
 from tests.test_viz_scene import write_small_replay
 from viz import View, build_scene
 from viz.html import save_html
@@ -302,3 +303,47 @@ def test_drag_rotates_wheel_zooms_double_click_frames_again(
         return sum(colour_pixels(image.reshape(-1, 3), c) for c in PALETTE[:3])
 
     assert coloured(zoomed) > 1.3 * coloured(framed)
+
+
+def test_the_story_is_marked_on_the_timeline_with_a_jump_to_each_turn(
+    replay: Replay, page_file: Path, open_page: Any
+) -> None:
+    """The eliminations, the decisive turn and the end (antipolix.story) are marks above the
+    slider and lines in the legend; a click on either, or the keys ] and [, goes to the turn."""
+    told = story(replay)
+    page = open_page(page_file)
+    state = page.state()
+    assert [(m["turn"], m["kind"], m["text"]) for m in state["story"]] == [
+        (m.turn, m.kind, m.text) for m in told.moments
+    ]
+    marks = page.page.locator("#marks .mark")
+    assert marks.count() == len(told.moments)
+    kinds = [marks.nth(i).get_attribute("class") for i in range(marks.count())]
+    assert kinds == [f"mark {m.kind}" for m in told.moments]
+    decisive = page.page.locator("#marks .mark.decisive")
+    assert decisive.get_attribute("title") == f"turn {told.decisive.turn}: {told.decisive.text}"
+    # the marks sit above the slider, in turn order, where the turn is on it
+    boxes = [marks.nth(i).bounding_box() for i in range(marks.count())]
+    slider = page.page.locator("#turn").bounding_box()
+    assert all(b["y"] + b["height"] <= slider["y"] + 2 for b in boxes)
+    xs = [b["x"] + b["width"] / 2 for b in boxes]
+    assert xs == sorted(xs) and slider["x"] <= xs[0] and xs[-1] <= slider["x"] + slider["width"]
+    decisive.click()
+    after = page.state()
+    assert after["turn"] == after["slider"] == told.decisive.turn
+    assert told.decisive.text in after["log"]  # the page says why this turn
+    assert cells_of(after) == cells_of(build_scene(replay, told.decisive.turn))
+    out = next(m for m in told.moments if m.kind == "eliminated")
+    page.page.evaluate("apx.setTurn(0)")
+    page.page.locator(f'#story li.eliminated button[data-turn="{out.turn}"]').first.click()
+    assert page.state()["turn"] == out.turn
+    page.page.locator("#turn").click()
+    page.page.keyboard.press("Home")
+    turns = sorted({m.turn for m in told.moments})
+    for t in turns:
+        page.page.locator("#view").click()  # the keys of the page, not of the slider
+        page.page.keyboard.press("]")
+        assert page.state()["turn"] == t
+    page.page.keyboard.press("[")
+    assert page.state()["turn"] == (turns[-2] if len(turns) > 1 else turns[-1])
+    page.screenshot("story")

@@ -385,7 +385,7 @@ def test_moves_are_arrows_in_the_movers_colour_and_each_is_written_out(replay: R
     scene = build_scene(replay, turn)
     for e in moves:
         z, y, x = e.dst
-        assert any(f"to x{x} y{y} z{z}" in line and f"P{e.player} " in line for line in scene.log)
+        assert any(f"to z{z} y{y} x{x}" in line and f"P{e.player} " in line for line in scene.log)
     assert not any(line.endswith(" moves") for line in scene.log)
     drawn = [ln for ln in scene.lines if ln.kind == "move"]
     assert sorted(ln.colour for ln in drawn) == sorted(PALETTE[e.player] for e in moves)
@@ -398,13 +398,14 @@ def test_moves_are_arrows_in_the_movers_colour_and_each_is_written_out(replay: R
 
 
 def test_event_text_names_cells_as_the_axes_do(replay: Replay) -> None:
-    """Cells were written (z, y, x) beside axes labelled x, y, z."""
+    """Cells were written (z, y, x) beside axes labelled x, y, z: each coordinate is named by
+    its axis's label, in the order of the API's tuples (R1)."""
     t = first_turn(replay, Combat)
     combat = next(e for e in replay.events(t) if isinstance(e, Combat))
     z, y, x = combat.cell
     line = next(ln for ln in build_scene(replay, t).log if " attacks " in ln)
-    assert f"at x{x} y{y} z{z} " in line
-    assert f"({z},{y},{x})" not in line
+    assert f"at z{z} y{y} x{x} " in line
+    assert f"({z},{y},{x})" not in line and f"({z}, {y}, {x})" not in line
 
 
 def test_an_attack_from_the_next_board_stays_on_the_target_board(replay: Replay) -> None:
@@ -518,30 +519,38 @@ def test_the_demo_draws_its_picture_through_the_pictures_entry_point(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """antipolix reaches viz's PNG writer through the ``antipolix.pictures`` entry point (it
-    never imports viz by name, and no longer re-enters its own command line); without one, a
-    single line says viz is missing."""
+    """antipolix reaches viz's PNG and page writers through the ``antipolix.pictures`` entry
+    points (it never imports viz by name, and no longer re-enters its own command line): the
+    picture of the decisive turn, titled with the winner, and the page opening at that turn;
+    without them, a single line says viz is missing."""
     from importlib.metadata import entry_points
 
     import antipolix.cli
     from antipolix.cli import play as play_cli
+    from antipolix.story import story
+    from viz.html import read_page_data, save_page
 
-    (entry,) = [e for e in entry_points(group="antipolix.pictures") if e.name == "png"]
-    assert entry.load() is save_png
+    writers = {e.name: e for e in entry_points(group="antipolix.pictures")}
+    assert writers["png"].load() is save_png and writers["html"].load() is save_page
 
     def no_command_line(argv: object = None) -> int:
         raise AssertionError(f"the demo went through the command line: {argv}")
 
     monkeypatch.setattr(antipolix.cli, "main", no_command_line)
-    png = tmp_path / "battle.png"
-    assert play_cli.render_battle_turn(replay_path, png) == 0
-    turn = play_cli.battle_turn(replay)[0]
-    assert capsys.readouterr().out.endswith(f"wrote {png} (turn {turn} of {replay.last_turn})\n")
-    expected = save_png(replay, turn, tmp_path / "expected.png")
+    png, page = tmp_path / "story.png", tmp_path / "story.html"
+    assert play_cli.draw_story(replay_path, png, page) == 0
+    told = story(replay)
+    turn, last = told.decisive.turn, replay.last_turn
+    out = capsys.readouterr().out
+    assert f"picture: {png}, turn {turn} of {last}, {told.decisive.text}\n" in out
+    assert f"replay page: {page} (" in out
+    title = f"AntipoliX · turn {turn} of {last}, the decisive turn · {told.result}"
+    expected = save_png(replay, turn, tmp_path / "expected.png", title=title)
     np.testing.assert_array_equal(imageio.imread(png), imageio.imread(expected))
+    assert read_page_data(page)["start"]["turn"] == turn
 
     monkeypatch.setattr(play_cli, "entry_points", lambda group: [])
-    assert play_cli.render_battle_turn(replay_path, tmp_path / "none.png") == 2
+    assert play_cli.draw_story(replay_path, tmp_path / "none.png", tmp_path / "none.html") == 2
     err = capsys.readouterr().err
     assert err == "antipolix: error: the view command is not installed (package viz)\n"
-    assert not (tmp_path / "none.png").exists()
+    assert not (tmp_path / "none.png").exists() and not (tmp_path / "none.html").exists()

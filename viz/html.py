@@ -18,6 +18,11 @@ The data (JSON) and the library are gzip-compressed and base64-encoded into the 
 unpacks them with the browser's ``DecompressionStream`` (every current browser has it). The
 same replay and options always give the same bytes.
 
+The page also carries the game's story (:mod:`antipolix.story`: the eliminations, the decisive
+turn, the end), marked on its timeline above the slider and listed in the legend, each a jump
+to its turn (keys ``[`` and ``]``: the previous and next one). The story is read from what
+every player is told (R6), so a one-player page holds it too.
+
 >>> from antipolix import load_replay                                    # doctest: +SKIP
 >>> save_html(load_replay("out/demo.apx.json.gz"), "demo.html")          # doctest: +SKIP
 PosixPath('demo.html')
@@ -41,6 +46,7 @@ import numpy as np
 from antipolix.game import Game
 from antipolix.pieces import PieceType, Trait
 from antipolix.replay import Replay, load_replay
+from antipolix.story import story
 from antipolix.version import __version__
 from viz.errors import ViewError
 from viz.outputs import check_output, written_atomically
@@ -295,6 +301,7 @@ def page_data(
         ],
         "turns": turns,
         "start": _start(start_view, turn, fogs.index(start_view.fog)),
+        "story": [{"turn": m.turn, "kind": m.kind, "text": m.text} for m in story(replay).moments],
     }
 
 
@@ -404,6 +411,13 @@ def save_html(
     return out
 
 
+def save_page(replay: Replay | str | Path, turn: int | None, path: str | Path) -> Path:
+    """The replay page of ``replay`` opening at ``turn``, written to ``path``: the ``html``
+    picture writer of the ``antipolix.pictures`` entry points, called as the ``png`` one is,
+    ``save(replay, turn, path)`` (the demo writes its page beside its picture so)."""
+    return save_html(replay, path, turn=turn)
+
+
 def show_page(
     replay: Replay | str | Path,
     *,
@@ -445,5 +459,6 @@ __all__ = [
     "page_html",
     "read_page_data",
     "save_html",
+    "save_page",
     "show_page",
 ]

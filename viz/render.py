@@ -11,6 +11,7 @@ full 8×16×16 universe is therefore a handful of actors, which software renderi
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import weakref
 from collections.abc import Callable, Iterable, Sequence
@@ -1177,15 +1178,20 @@ def save_png(
     *,
     view: View | None = None,
     window_size: Sequence[int] = DEFAULT_SIZE,
+    title: str | None = None,
     **options: object,
 ) -> Path:
     """Render ``turn`` (None: the last) offscreen and write it to ``path`` (a ``.png``).
 
-    Same view options as :func:`render_turn`. Returns the path written.
+    Same view options as :func:`render_turn`; ``title`` replaces the picture's title (the
+    demo's names the winner). Returns the path written. Also the ``png`` picture writer of the
+    ``antipolix.pictures`` entry points, called as ``save(replay, turn, path, title=...)``.
     """
     out = check_output(path, (".png",), "PNG")
     rp = as_replay(replay)
     scene = build_scene(rp, turn, view_of(view, **options))
+    if title is not None:
+        scene = dataclasses.replace(scene, title=title)
     plotter = make_plotter(window_size, off_screen=True)
     try:
         SceneDrawer.of(plotter).draw(scene)

@@ -3,6 +3,7 @@
     antipolix demo                      # the README's main job
     antipolix play --agents greedy,random,greedy,greedy --seed 3 --replay game.apx.json.gz
     antipolix replay verify game.apx.json.gz
+    antipolix serve --seats human,greedy --rule shape=4,8,8
 
 Each module defines ``register(subparsers)``, which adds its parser with ``func`` set to the
 function that runs it. Commands from other packages (``antipolix view``, from ``viz``) register
@@ -19,11 +20,11 @@ from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from typing import NoReturn
 
-from antipolix.cli import balance, play, replay, simulate, tournament, tune
+from antipolix.cli import balance, play, replay, rules, serve, simulate, tournament, tune
 from antipolix.errors import AntipolixError
 from antipolix.version import __version__
 
-MODULES = [play, replay, simulate, balance, tournament, tune]
+MODULES = [play, replay, simulate, balance, tournament, tune, rules, serve]
 
 
 class Parser(argparse.ArgumentParser):

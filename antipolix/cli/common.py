@@ -11,6 +11,7 @@ from antipolix.agents import Agent, agent_named
 from antipolix.codec import apply_overrides, load_rules_file, load_rules_table, parse_override
 from antipolix.errors import AntipolixError, RulesError
 from antipolix.limits import check_seed, check_size, size_warning
+from antipolix.rulebook import DOC
 from antipolix.rules import Rules
 
 
@@ -88,7 +89,9 @@ def agent_list(text: str) -> list[str]:
 
 
 def add_rules_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("rules (RULES.md options; default: the 1995 rules)")
+    group = parser.add_argument_group(
+        f"rules (the options of {DOC}, default the 1995 rules; 'antipolix rules' prints them)"
+    )
     group.add_argument(
         "--rules",
         type=Path,

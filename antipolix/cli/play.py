@@ -21,15 +21,17 @@ from antipolix.cli.common import (
     rules_from_args,
 )
 from antipolix.codec import apply_overrides, item_name, rules_overrides
+from antipolix.compiling import compile_notice
 from antipolix.errors import SimulationError
-from antipolix.events import Combat, Eliminated, Event, Received, TimerChanged
+from antipolix.events import Eliminated, Event, Received, TimerChanged
 from antipolix.game import Game, TurnReport
 from antipolix.log import describe, piece_namer, summary_lines
 from antipolix.pieces import Piece
 from antipolix.play import play_game
-from antipolix.replay import Replay, ReplayWriter, load_replay
+from antipolix.replay import ReplayWriter, load_replay
 from antipolix.rules import Rules
 from antipolix.runner import check_out, simulate
+from antipolix.story import story
 from antipolix.watch import Hooks, PlayedGame, Watcher
 
 DEMO_AGENTS = "greedy,greedy,random,greedy"
@@ -54,10 +56,12 @@ def register(sub: Any) -> None:
 
     demo = sub.add_parser(
         "demo",
-        help="the main job: a seeded game with its summary and replay",
+        help="the main job: a seeded game (summary, replay, picture of its decisive turn, "
+        "replay page), then a batch of games",
         description=f"Play the seeded demo game ({DEMO_AGENTS} on the default rules), print "
-        f"its summary, write its replay to {DEMO_REPLAY} and a picture of the height of the "
-        "battle beside it, then play a batch of small games. Other seeds, agents or rules "
+        f"its summary and its story, write its replay to {DEMO_REPLAY}, a picture of its "
+        "decisive turn (the winner's first chief taken) and its replay page beside it, then "
+        "play a batch of small games. Other seeds, agents or rules "
         "name their files after themselves (demo-seed3-greedy-random-random...), so no demo "
         "overwrites another.",
     )
@@ -115,13 +119,20 @@ def play_and_print(
     board = "×".join(str(d) for d in rules.shape)
     print(
         f"AntipoliX: {rules.players} players ({', '.join(names)}) on a {board} board, "
-        f"seed {seed}, budget {rules.army_budget}, turn limit {rules.max_turns}"
+        f"seed {seed}, an army budget of {rules.army_budget} points a player (R3), "
+        f"turn limit {rules.max_turns} turns"
     )
     eliminations: list[tuple[int, Eliminated]] = []
+    placed: dict[int, int] = {}
 
     def on_start(played: PlayedGame) -> None:
+        placed.update((p.id, p.owner) for p in played.game.placement())
         for seat, army in enumerate(played.armies):
-            print(f"army of P{seat} ({played.agents[seat]}): {army_text(army)}")
+            cost = sum(rules.piece_cost(p.type, p.trait) for p in army)
+            print(
+                f"army of P{seat} ({played.agents[seat]}, {len(army)} pieces, {cost} points): "
+                f"{army_text(army)}"
+            )
 
     def on_turn(game: Game, report: TurnReport, decisions: Mapping[int, Decision]) -> None:
         eliminations.extend((report.turn, e) for e in report.events if isinstance(e, Eliminated))
@@ -132,8 +143,12 @@ def play_and_print(
                 print(" " * 12 + line)
 
     watchers.append(Hooks(on_start=on_start, on_turn=on_turn))
-    played = play_game(rules, agents_from_names(names), seed, watchers=watchers)
-    for line in summary_lines(played.game, played.agents, eliminations):
+    agents = agents_from_names(names)
+    note = compile_notice(agents)
+    if note is not None:  # on stderr: stdout stays the game's, the same on every run
+        print(f"antipolix: {note}", file=sys.stderr, flush=True)
+    played = play_game(rules, agents, seed, watchers=watchers)
+    for line in summary_lines(played.game, played.agents, eliminations, placed):
         print(line)
     if replay is not None:
         print(f"replay written to {replay}")
@@ -179,7 +194,7 @@ def run_demo(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise SimulationError(f"cannot create --out {out}: {exc.strerror}") from None
     play_and_print(rules, args.agents, args.seed, replay, args.log)
-    code = render_battle_turn(replay, picture)
+    code = draw_story(replay, picture, out / f"{name}.html")
     if code or not args.batch:
         return code
 
@@ -202,41 +217,41 @@ def run_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def battle_turn(replay: Replay) -> tuple[int, int, int]:
-    """The turn a picture of the game should show: the one with the most attacks times the
-    players still in play (a turn where the battle is on, not the last turn, where only the
-    winner is left); ties go to the earlier turn. Returns (turn, attacks, players in play)."""
-    alive = replay.rules.players
-    best = (0, 0, alive)
-    score = -1
-    for report in replay:
-        attacks = sum(isinstance(e, Combat) for e in report.events)
-        if attacks * alive > score:
-            best, score = (report.turn, attacks, alive), attacks * alive
-        alive -= sum(isinstance(e, Eliminated) for e in report.events)
-    return best
-
-
-def render_battle_turn(replay: Path, png: Path) -> int:
-    """Draw the game's busiest turn (:func:`battle_turn`) into ``png`` with the picture writer
-    another package registers (``png`` in the :data:`PICTURES` entry-point group: ``viz``'s,
-    called as ``save(replay, turn, path)`` and returning the path written), so antipolix never
-    imports the viewer by name."""
-    entry = next((e for e in entry_points(group=PICTURES) if e.name == "png"), None)
-    if entry is None:
+def draw_story(replay: Path, png: Path, page: Path) -> int:
+    """Draw the game's decisive turn (:mod:`antipolix.story`) into ``png``, its title naming
+    the winner, and write the replay page, opening at that turn with the story marked on its
+    timeline, to ``page``; print what each shows and how to open the page. Both are written
+    by the picture writers another package registers (``png`` and ``html`` in the
+    :data:`PICTURES` entry-point group: ``viz``'s, called as ``save(replay, turn, path)``), so
+    antipolix never imports the viewer by name."""
+    writers = {e.name: e for e in entry_points(group=PICTURES)}
+    if "png" not in writers:
         print("antipolix: error: the view command is not installed (package viz)", file=sys.stderr)
         return 2
     try:
-        save = entry.load()
+        save_png = writers["png"].load()
+        save_page = writers["html"].load() if "html" in writers else None
     except ImportError as exc:  # a broken plug-in: one line, as for its commands
         print(f"antipolix: error: the picture writer is unavailable: {exc}", file=sys.stderr)
         return 2
     recorded = load_replay(replay)
-    turn, attacks, alive = battle_turn(recorded)
+    told = story(recorded)
+    turn, last = told.decisive.turn, recorded.last_turn
+    title = f"AntipoliX · turn {turn} of {last}, the decisive turn · {told.result}"
+    path = save_png(recorded, turn, png, title=title)
+    print(f"picture: {path}, turn {turn} of {last}, {told.decisive.text}")
+    if save_page is None:
+        print(f"replay page: antipolix view {replay} --html {page} (viz has no page writer)")
+        return 0
+    written = Path(save_page(recorded, turn, page))
     print(
-        f"picture: turn {turn}, the height of the battle ({attacks} attack"
-        f"{'s' if attacks != 1 else ''}, {alive} players in play)"
+        f"replay page: {written} (the whole game in any browser, opening at turn {turn}, the "
+        f"story marked on its timeline); open it with a double click, or {_open_hint(written)}"
     )
-    path = save(recorded, turn, png)
-    print(f"wrote {path} (turn {turn} of {recorded.last_turn})")
     return 0
+
+
+def _open_hint(page: Path) -> str:
+    """How to open ``page`` from this terminal: the file's address, which most terminals and
+    every browser open."""
+    return f"in a browser: {page.resolve().as_uri()}"

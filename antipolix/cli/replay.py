@@ -57,6 +57,8 @@ def run_show(args: argparse.Namespace) -> int:
             name = piece_namer(replay.state_at(report.turn - 1))
             for e in report.events:
                 print(f"turn {report.turn:4d}: {describe(e, name)}")
-    for line in summary_lines(replay.state_at(replay.last_turn), replay.agents, eliminations):
+    placed = {p.id: p.owner for p in replay.state_at(0).placement()}
+    end = replay.state_at(replay.last_turn)
+    for line in summary_lines(end, replay.agents, eliminations, placed):
         print(line)
     return 0

@@ -61,17 +61,27 @@ def item_title(column: str) -> str:
     return column.removeprefix("n_").removesuffix("_per_game").replace("_", "+", 1)
 
 
+PRIOR = "prior only"  # an interval cell whose bounds the prior sets, not the games
+
+
 def ratings_frame(fit: RatingFit) -> pd.DataFrame:
-    """The ratings table as people read it: whole Elo points, the interval, the counts."""
+    """The ratings table as people read it: whole Elo points, the interval, the counts. A
+    rating the games cannot bound (``separated``: only the prior does) is marked ``*`` and
+    its interval reads ``prior only``: its bootstrap replicates all give the prior's value, an
+    interval of zero width that would read as exact (``953*``, ``953–953``)."""
     t = fit.table
-    mark = ["*" if s else "" for s in t["separated"]]
+    separated = [bool(s) for s in t["separated"]]
     return pd.DataFrame(
         {
             "rank": t["rank"],
             "agent": t["agent"],
-            "rating": [f"{_elo(r)}{m}" for r, m in zip(t["rating"], mark, strict=True)],
-            "95 % low": [_elo(x) for x in t["low"]],
-            "95 % high": [_elo(x) for x in t["high"]],
+            "rating": [
+                f"{_elo(r)}{'*' if s else ''}" for r, s in zip(t["rating"], separated, strict=True)
+            ],
+            "95 % low": [PRIOR if s else _elo(x) for x, s in zip(t["low"], separated, strict=True)],
+            "95 % high": [
+                PRIOR if s else _elo(x) for x, s in zip(t["high"], separated, strict=True)
+            ],
             "games": t["games"],
             "wins": t["wins"],
             "draws": t["draws"],
@@ -97,8 +107,12 @@ def gaps_frame(fit: RatingFit) -> pd.DataFrame:
             "gap": [
                 f"{_elo(x)}{'*' if p else ''}" for x, p in zip(g["gap"], g["prior"], strict=True)
             ],
-            "95 % low": [_elo(x) for x in g["low"]],
-            "95 % high": [_elo(x) for x in g["high"]],
+            "95 % low": [
+                PRIOR if p else _elo(x) for x, p in zip(g["low"], g["prior"], strict=True)
+            ],
+            "95 % high": [
+                PRIOR if p else _elo(x) for x, p in zip(g["high"], g["prior"], strict=True)
+            ],
             "in this order": [
                 "–" if not math.isfinite(x) else f"{100 * x:.1f} %" for x in g["ordered"]
             ],

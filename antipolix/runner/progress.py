@@ -66,6 +66,7 @@ class Bar:
         self._lines: _Lines | None = None
         self._every = every
         self._left = left
+        self.label = "games"  # what the bar says it is doing (describe)
 
     def __call__(self, done: int, total: int) -> None:
         if self._bar is None and self._lines is None:
@@ -100,10 +101,20 @@ class Bar:
         tqdm.write(text, file=sys.stderr)
 
     def describe(self, text: str) -> None:
+        """What the run is doing now: ``games``, or a set-up step (``compiling the core``)."""
+        self.label = text
         if self._bar is not None:
             self._bar.set_description_str(text)
         elif self._lines is not None:
             self._lines.label = text
+
+    def begin(self) -> None:
+        """The games begin now: the rate counts from here, not from the set-up (compiling the
+        core, starting Ray), which once left a log at 0.0107 games/s for a run of 0.5."""
+        if self._bar is not None:
+            self._bar.unpause()  # tqdm: its clock restarts from the last print
+        elif self._lines is not None:
+            self._lines.start, self._lines.first = _now(), self._lines.done
 
     def close(self) -> None:
         if self._bar is not None:

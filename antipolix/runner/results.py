@@ -225,6 +225,79 @@ class Results:
         g["ci_low"], g["ci_high"] = wilson_interval(g["wins"], g["games"])
         return g
 
+    def win_shares(self, by: Literal["agent", "seat"] = "agent") -> pd.DataFrame:
+        """Games won per agent (label) or per seat, per variant, against its fair share.
+
+        ``games`` are the variant's games; ``seats`` how many seats the agent holds in each
+        (1 for a seat); ``wins`` the games one of its seats won; ``draws`` the games drawn;
+        ``share`` = wins / games, with its Wilson 95 % interval (``ci_low``, ``ci_high``: one
+        winner a game, so the games are the trials); ``fair_share`` what its seats would win if
+        every seat were as strong: seats / players of the decided games. An agent ahead of its
+        fair share wins more than its seats alone explain.
+
+        >>> from antipolix import Rules, simulate
+        >>> results = simulate(Rules(shape=(4, 8, 8), players=3, max_turns=60),
+        ...                    ["greedy", "greedy", "random"], games=6, seed=1, workers=0)
+        >>> shares = results.win_shares("agent")
+        >>> shares[["agent", "seats", "games"]].values.tolist()
+        [['greedy', 2.0, 6], ['random', 1.0, 6]]
+        """
+        w = self.win_rates(by)
+        players = len(self.agents)
+        out = w[["variant", by]].copy()
+        per_game = w.groupby("variant", sort=False)["games"].transform("sum") / players
+        games = per_game.round().astype(np.int64)
+        out["seats"] = (w["games"] / games if by == "agent" else games * 0 + 1).astype(np.float64)
+        out["games"] = games
+        out["wins"] = w["wins"].astype(np.int64)
+        out["draws"] = (w["draws"] / out["seats"]).round().astype(np.int64)
+        out["share"] = out["wins"] / games
+        out["ci_low"], out["ci_high"] = wilson_interval(out["wins"], games)
+        out["fair_share"] = out["seats"] / players * (games - out["draws"]) / games
+        return out
+
+    def armies(self) -> pd.DataFrame:
+        """The mean army per seat, per variant and agent, with a row ``winners`` per variant
+        for the armies of the seats that won: ``armies`` (the seats averaged over), ``points``
+        (what the army cost, R2: every army is bought within ``budget``, R3), then the mean
+        pieces of each army item bought
+        (``army``, ``hovercraft+invisible``, ...: the items no seat of the variant bought are
+        left out). What a rule changes in the armies, and what wins."""
+        import pandas as pd
+
+        from antipolix.runner.rows import ARMY_COLUMNS
+
+        names = list(schema().names)
+        items = [c for c in ARMY_COLUMNS if c in names]
+        sums: dict[tuple[str, str], Any] = {}
+        for t in self._parts(["variant", "agents", "winner", "army_cost", *items]):
+            for key, (total, count) in _army_sums(t, items).items():
+                before, n = sums.get(key, (0.0, 0))
+                sums[key] = (before + total, n + count)
+        rows = []
+        for variant in self.variants:
+            budget = self.rules(variant).army_budget
+            for label in [*_ordered(self.agents, []), WINNERS]:
+                if (variant, label) not in sums:
+                    continue
+                total, count = sums[(variant, label)]
+                mean = total / count
+                rows.append(
+                    {
+                        "variant": variant,
+                        "agent": label,
+                        "armies": count,
+                        "budget": budget,
+                        "points": mean[0],
+                        **{_item(c): v for c, v in zip(items, mean[1:], strict=True)},
+                    }
+                )
+        frame = pd.DataFrame(rows)
+        if frame.empty:
+            return frame
+        bought = [_item(c) for c in items if (frame[_item(c)] > 0).any()]
+        return frame[["variant", "agent", "armies", "budget", "points", *bought]]
+
     def turns(self, percentiles: Iterable[float] = (5, 25, 50, 75, 95)) -> pd.DataFrame:
         """The distribution of game lengths (turns) per variant: count, mean, std, min,
         percentiles, max, and the share of games stopped by the turn limit (R10)."""
@@ -272,9 +345,10 @@ class Results:
         return table.reindex([v for v in self.variants if v in table.index])
 
     def summary(self) -> str:
-        """A plain-text report: the study, win rates by agent and by seat, game lengths, end
-        reasons. It depends only on the rows (no timings, no paths): the same study prints the
-        same summary."""
+        """A plain-text report, per variant: games won by agent and by seat against their fair
+        share (:meth:`win_shares`), the armies (:meth:`armies`), game lengths, end reasons. It
+        depends only on the rows (no timings, no paths): the same study prints the same
+        summary."""
         import pandas as pd
 
         n = len(self)
@@ -300,23 +374,44 @@ class Results:
             return text
 
         by: Literal["agent", "seat"]
+        players = len(self.agents)
         for by in ("agent", "seat"):
-            w = self.win_rates(by)
+            w = self.win_shares(by)
             shown = pd.DataFrame(
                 {
                     "variant": w["variant"],
                     by: w[by],
+                    **({"seats": w["seats"].map(lambda s: f"{s:g} of {players}")}
+                       if by == "agent" else {}),
                     "games": w["games"],
                     "wins": w["wins"],
                     "draws": w["draws"],
-                    "win rate": [_percent(x) for x in w["win_rate"]],
+                    "won": [_percent(x) for x in w["share"]],
                     "95 % CI": [
                         f"{100 * lo:.1f} – {100 * hi:.1f} %"
                         for lo, hi in zip(w["ci_low"], w["ci_high"], strict=True)
                     ],
+                    "fair share": [_percent(x) for x in w["fair_share"]],
                 }
-            )
-            lines += ["", f"win rates by {by} (Wilson 95 % intervals):", show(shown)]
+            )  # fmt: skip
+            whose = "its seats" if by == "agent" else "the seat"
+            lines += [
+                "",
+                f"games won by {by} (Wilson 95 % interval; fair share: what {whose} would win "
+                f"if every seat were as strong, {'seats' if by == 'agent' else '1'} / {players} "
+                "of the decided games):",
+                show(shown),
+            ]
+        armies = self.armies()
+        if not armies.empty:
+            armies = armies.round(1)
+            armies["armies"] = armies["armies"].astype(np.int64)
+            lines += [
+                "",
+                "armies: mean per seat, points spent of the budget (R2, R3) and pieces bought "
+                "of each kind (winners: the seats that won):",
+                show(armies),
+            ]
         turns = self.turns()
         limit = [_percent(x) for x in turns["turn_limit"]]  # a share: format before rounding
         turns = turns.round(1)
@@ -387,6 +482,48 @@ def _win_counts(t: pa.Table, by: str) -> pd.DataFrame:
         }
     )
     return df.groupby(["variant", by], sort=False).sum().reset_index()
+
+
+WINNERS = "winners"  # the row of Results.armies for the seats that won
+
+
+def _army_sums(t: pa.Table, items: Sequence[str]) -> dict[tuple[str, str], tuple[Any, int]]:
+    """Per (variant, agent label), and per (variant, :data:`WINNERS`), the sums over seats of
+    the army cost and of each item's count in the rows of ``t``, and the seats summed."""
+    import pandas as pd
+    import pyarrow.compute as pc
+
+    lengths = np.asarray(pc.list_value_length(t["agents"]).to_numpy(zero_copy_only=False))
+    parents = np.repeat(np.arange(t.num_rows), lengths.astype(np.int64))
+    seat = np.arange(len(parents)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    winner = np.asarray(pc.fill_null(t["winner"], -1).to_numpy(zero_copy_only=False))
+
+    def flat(column: str) -> Any:
+        return np.asarray(pc.list_flatten(t[column]).to_numpy(zero_copy_only=False))
+
+    frame = pd.DataFrame(
+        {
+            "variant": np.asarray(t["variant"].to_numpy(zero_copy_only=False), dtype=object)[
+                parents
+            ],
+            "agent": flat("agents").astype(object),
+            "points": flat("army_cost").astype(np.float64),
+            **{c: flat(c).astype(np.float64) for c in items},
+        }
+    )
+    won = frame[winner[parents] == seat].assign(agent=WINNERS)
+    out: dict[tuple[str, str], tuple[Any, int]] = {}
+    for part in (frame, won):
+        grouped = part.groupby(["variant", "agent"], sort=False)
+        totals, counts = grouped.sum(), grouped.size()
+        for key in totals.index:
+            out[(str(key[0]), str(key[1]))] = (totals.loc[key].to_numpy(), int(counts.loc[key]))
+    return out
+
+
+def _item(column: str) -> str:
+    """``n_hovercraft_invisible`` → ``hovercraft+invisible``."""
+    return column.removeprefix("n_").replace("_", "+", 1)
 
 
 def _ordered(known: Sequence[str], seen: Any) -> list[str]:

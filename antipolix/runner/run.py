@@ -4,6 +4,7 @@ writes each finished chunk to the study folder."""
 from __future__ import annotations
 
 import contextlib
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Generator, Sequence
@@ -13,8 +14,9 @@ from typing import Any
 
 from antipolix.agents import agent_label
 from antipolix.agents.base import Agent
-from antipolix.autoplay import warm
+from antipolix.autoplay import compiled, warm
 from antipolix.checks import is_int
+from antipolix.compiling import compile_notice
 from antipolix.errors import AntipolixError, SimulationError
 from antipolix.runner.games import ChunkOutput, play_chunk
 from antipolix.runner.on_ray import capacity as on_ray_capacity
@@ -239,11 +241,11 @@ def _play_studies(
     started = False
     capacity = 1
     try:
+        first = [(s, chunks[0].variant) for s, chunks in zip(studies, todo, strict=True) if chunks]
+        if done < total and tell is not None:
+            _compile_notice(first, bar)
         if done < total and workers != 0:
-            _warm(
-                [(s, chunks[0].variant) for s, chunks in zip(studies, todo, strict=True) if chunks],
-                bar,
-            )
+            _warm(first, bar)
             if bar is not None:
                 bar.describe("starting Ray" if address is None else f"joining Ray at {address}")
             started = connect(address, workers)
@@ -259,10 +261,15 @@ def _play_studies(
             s.chunk_size, s.capacity = chunk_size, capacity
         live = done
         left.start()
+        if bar is not None:
+            bar.begin()  # the rate counts the games' time, not the set-up's
 
         def tick() -> None:  # in-process: the bar moves with every game, not every chunk
             nonlocal live
             live += 1
+            if bar is not None and bar.label != "games":  # compiled in the first game(s)
+                bar.describe("games")
+                bar.begin()
             if tell is not None:
                 tell(live, total)
 
@@ -287,6 +294,25 @@ def _play_studies(
     return capacity
 
 
+def _compile_notice(first: Sequence[tuple[_Study, int]], bar: Bar | None) -> None:
+    """Say, above the progress, when the studies' first games will compile the core (once per
+    install, :mod:`antipolix.compiling`), so that a bar at 0 % for a minute does not look
+    hung; nothing when the disk cache holds it."""
+    notes = []
+    for study, _ in first:
+        agents = study.payload.agents
+        note = compile_notice(agents, whole=compiled(agents) and not study.payload.replays)
+        if note is not None and note not in notes:
+            notes.append(note)
+    if notes and bar is not None:
+        for note in notes:
+            bar.note(f"antipolix: {note}")
+        bar.describe("compiling the core")
+    elif notes:
+        for note in notes:
+            print(f"antipolix: {note}", file=sys.stderr, flush=True)
+
+
 def _warm(first: Sequence[tuple[_Study, int]], bar: Bar | None) -> None:
     """The compiled core, ready in this process (compiled on the first run after an install,
     else loaded from the disk cache) before Ray's workers need it: one game for each study
@@ -300,7 +326,7 @@ def _warm(first: Sequence[tuple[_Study, int]], bar: Bar | None) -> None:
         if keys <= seen:
             continue
         seen |= keys
-        if bar is not None:
+        if bar is not None and bar.label != "compiling the core":
             bar.describe("loading the compiled core")
         # a game that cannot be played: the tasks will say which, and why
         with contextlib.suppress(AntipolixError):

@@ -64,7 +64,7 @@ from antipolix.pieces import FORTRESS as _FORTRESS
 from antipolix.pieces import INVISIBLE as _INVISIBLE
 from antipolix.pieces import ArmyItem, Piece, PieceType, Trait
 from antipolix.rules import Rules
-from antipolix.world import Cell, as_cell, indices
+from antipolix.world import Cell, as_cell, cell_text, indices
 from tests.oracle.combat import (
     Outcome,
     attack_power,
@@ -227,7 +227,7 @@ class Game:
         """R8: defence of the piece on ``cell`` (its strength and its neighbours')."""
         target = as_cell(self.rules.shape, cell)
         if self.board.at(target) < 0:
-            raise EmptyCellError(f"no piece on {target}: nothing to defend")
+            raise EmptyCellError(f"no piece on {cell_text(target)}: nothing to defend")
         return defence_power(self.board, self._strength, target, self.rules.defence_counts)
 
     def is_legal(self, player: int, order: Order) -> bool:
@@ -487,13 +487,16 @@ class Game:
         occupant = self.board.at(target)
         if occupant >= 0:
             raise OccupiedCellError(
-                f"player {player}: cell {target} already holds piece {self.board.ids[occupant]}"
+                f"player {player}: cell {cell_text(target)} already holds piece "
+                f"{self.board.ids[occupant]}"
             )
         zone = self.zone(player)
         if zone is not None and target not in zone:
+            box = " ".join(
+                f"{a}{lo}..{hi - 1}" for a, lo, hi in zip("zyx", zone.lo, zone.hi, strict=True)
+            )
             raise OutsideZoneError(
-                f"player {player}: cell {target} is outside its home zone "
-                f"{zone.lo}..{tuple(h - 1 for h in zone.hi)} (R3)"
+                f"player {player}: cell {cell_text(target)} is outside its home zone {box} (R3)"
             )
         return target
 
@@ -607,13 +610,13 @@ class Game:
         if board.kind[row] == _FORTRESS:
             return f"piece {pid} is a fortress, which never moves (R2)"
         if not self._reaches(row, cell):
-            return f"cell {cell} is out of reach of piece {pid} (R5)"
+            return f"cell {cell_text(cell)} is out of reach of piece {pid} (R5)"
         occupant = board.at(cell)
         if occupant >= 0:
             if board.owner[occupant] == player:
-                return f"cell {cell} holds your piece {board.ids[occupant]}"
+                return f"cell {cell_text(cell)} holds your piece {board.ids[occupant]}"
             if board.trait[occupant] != _INVISIBLE:
-                return f"cell {cell} holds an enemy piece (attack it instead)"
+                return f"cell {cell_text(cell)} holds an enemy piece (attack it instead)"
         return None
 
     def _attack_problem(self, player: int, order: Attack) -> str | None:
@@ -622,9 +625,9 @@ class Game:
         if target < 0 or (
             self.board.trait[target] == _INVISIBLE and self.board.owner[target] != player
         ):
-            return f"no visible enemy piece on {order.cell}"
+            return f"no visible enemy piece on {cell_text(order.cell)}"
         if self.board.owner[target] == player:
-            return f"the piece on {order.cell} is yours"
+            return f"the piece on {cell_text(order.cell)} is yours"
         return None
 
     def _split_attackers(
@@ -678,7 +681,7 @@ class Game:
         if problem is None and not valid:
             problem = (
                 "no listed piece can attack "
-                + str(order.cell)
+                + cell_text(order.cell)
                 + ": "
                 + "; ".join(f"{pid} {why}" for pid, why in dropped)
             )

@@ -1,6 +1,8 @@
 // The replay page's renderer: draws the scenes viz.html serialised (see viz/html.py) with three.js.
 // Plain script, no build step: the page unpacks three.js (global THREE) and the game, then starts.
 // window.apx is the page's scripting interface (state(), setTurn(), ...), used by its tests.
+// The live client (play.js, antipolix serve) starts the same renderer with window.APX.start and
+// appends each turn as it is played (apx.addTurn).
 "use strict";
 
 (function () {
@@ -39,7 +41,7 @@
 
   // ---------------------------------------------------------------------------------------------
 
-  function start(THREE, D) {
+  function start(THREE, D, hooks = {}) {
     const canvas = $("view");
     let renderer;
     try {
@@ -50,7 +52,7 @@
     renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     renderer.setClearColor(0x000000, 0);
 
-    const LAST = D.last_turn;
+    let LAST = D.last_turn; // grows on a live page (apx.addTurn)
     const [P, N, M] = D.shape;
     const AXES = ["z", "y", "x"];
     const TYPE = D.types; // code -> name
@@ -65,13 +67,14 @@
 
     // -- the game, turn by turn, per view --------------------------------------------------------
 
-    const views = D.views.map((v, k) => {
-      const pieces = []; // per turn: Map id -> row [owner, type, trait, z, y, x, ghost]
-      const entries = []; // per turn: [{player, alive, text}]
-      let now = new Map();
-      let legend = [];
-      for (let p = 0; p < D.players; p++) legend.push({ player: p, alive: true, text: "P" + p });
-      for (let t = 0; t <= LAST; t++) {
+    // per view and turn: pieces (Map id -> row [owner, type, trait, z, y, x, ghost]) and legend
+    // entries ([{player, alive, text}]), each turn folded onto the one before
+    const views = D.views.map((v) => ({ fog: v.fog, name: v.name, seen: v.seen, pieces: [], entries: [] }));
+    function fold(t) {
+      views.forEach((V, k) => {
+        let now = t > 0 ? V.pieces[t - 1] : new Map();
+        let legend = t > 0 ? V.entries[t - 1] : [];
+        if (t === 0) for (let p = 0; p < D.players; p++) legend.push({ player: p, alive: true, text: "P" + p });
         const d = D.turns[t][k];
         if (d.p || d.r) {
           now = new Map(now);
@@ -83,11 +86,11 @@
           legend = legend.slice();
           for (const [player, alive, text] of d.e) legend[player] = { player, alive: !!alive, text };
         }
-        pieces.push(now);
-        entries.push(legend);
-      }
-      return { fog: v.fog, name: v.name, seen: v.seen, pieces, entries };
-    });
+        V.pieces.push(now);
+        V.entries.push(legend);
+      });
+    }
+    for (let t = 0; t <= LAST; t++) fold(t);
 
     const S = {
       turn: Math.min(Math.max(D.start.turn | 0, 0), LAST),
@@ -459,6 +462,7 @@
       }
       drawn.lines = drawn.marks = drawn.labels = 0;
       if (S.events) events(lay, sc);
+      if (hooks.drawn) hooks.drawn(lay, sc); // the live client's marks over the pieces
     }
 
     function events(lay, sc) {
@@ -681,6 +685,47 @@
     const slider = $("turn");
     slider.max = String(LAST);
 
+    // -- the story: its turns marked on the timeline and listed in the legend, each a jump ------
+
+    const STORY = D.story || []; // [{turn, kind, text}] in turn order (antipolix.story)
+    const storyTurns = [...new Set(STORY.map((m) => m.turn))];
+
+    function storyMarks() {
+      const marks = $("marks"), list = $("story");
+      for (const m of STORY) {
+        const jump = () => { play(false); setTurn(m.turn); };
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "mark " + m.kind;
+        b.dataset.turn = String(m.turn);
+        b.style.left = (LAST > 0 ? (100 * m.turn) / LAST : 0) + "%";
+        b.title = "turn " + m.turn + ": " + m.text;
+        b.setAttribute("aria-label", b.title);
+        b.addEventListener("click", jump);
+        marks.appendChild(b);
+        const li = document.createElement("li");
+        li.className = m.kind;
+        const item = document.createElement("button");
+        item.type = "button";
+        item.dataset.turn = String(m.turn);
+        const t = document.createElement("span");
+        t.className = "turn";
+        t.textContent = "turn " + m.turn;
+        item.append(t, document.createTextNode(m.text));
+        item.addEventListener("click", jump);
+        li.appendChild(item);
+        list.appendChild(li);
+      }
+      $("story").hidden = $("story-title").hidden = STORY.length === 0;
+    }
+
+    function storyJump(step) { // the next (step 1) or previous (-1) turn of the story
+      const later = step > 0 ? storyTurns.filter((t) => t > S.turn) : storyTurns.filter((t) => t < S.turn);
+      if (!later.length) return;
+      play(false);
+      setTurn(step > 0 ? later[0] : later[later.length - 1]);
+    }
+
     function where() {
       const size = D.shape.join("×");
       if (S.mode === "universe") return "whole universe " + size + " (z up)";
@@ -714,11 +759,13 @@
         list.appendChild(li);
       }
       const log = $("log");
-      if (!S.events) log.textContent = "";
+      const moments = STORY.filter((m) => m.turn === S.turn && m.kind !== "eliminated");
+      const told = moments.map((m) => '\n<span class="moment">' + escapeHtml(m.text) + "</span>").join("");
+      if (!S.events) log.innerHTML = told.slice(1);
       else if (S.turn === 0) log.textContent = "turn 0: the position after placement";
       else {
         const lines = d.g || [];
-        log.innerHTML = "<b>turn " + S.turn + ":</b>" + (lines.length ? "" : " no events seen")
+        log.innerHTML = "<b>turn " + S.turn + ":</b>" + (lines.length ? "" : " no events seen") + told
           + lines.map((s) => "\n" + (s.includes("ELIMINATED") ? '<span class="out">' + escapeHtml(s) + "</span>" : escapeHtml(s))).join("");
       }
       $("play").classList.toggle("playing", S.playing);
@@ -848,6 +895,8 @@
       else if (k === "ArrowLeft" || k === "N") { play(false); setTurn(S.turn - 1); }
       else if (k === "Home") { play(false); setTurn(0); }
       else if (k === "End") { play(false); setTurn(LAST); }
+      else if (k === "]") storyJump(1);
+      else if (k === "[") storyJump(-1);
       else if (k === "v") { const m = ["universe", "boards", "slice"]; S.mode = m[(m.indexOf(S.mode) + 1) % 3]; changed(); }
       else if (k === "o" || k === "p") {
         S.axis = AXES[(AXES.indexOf(S.axis) + (k === "p" ? 1 : 2)) % 3];
@@ -924,17 +973,30 @@
           pieces: drawn.pieces.map((p) => p.slice()), lines: drawn.lines, marks: drawn.marks, labels: drawn.labels,
           legend: views[S.view].entries[S.turn].map((e) => e.text),
           log: $("log").textContent,
+          story: STORY.map((m) => ({ turn: m.turn, kind: m.kind, text: m.text })),
         };
       },
       setTurn: (t) => { play(false); setTurn(t); },
       frameNow: () => new Promise((resolve) => requestAnimationFrame(() => { render(); resolve(true); })),
+      addTurn(row, replace) { // a live page's next turn (or, replace: its last turn again)
+        if (replace) { D.turns.pop(); for (const V of views) { V.pieces.pop(); V.entries.pop(); } }
+        D.turns.push(row); // one delta per view, as page_data writes them
+        LAST = D.last_turn = D.turns.length - 1;
+        fold(LAST);
+        slider.max = String(LAST);
+        play(false);
+        setTurn(LAST, true);
+      },
+      scene3d: () => ({ THREE, scene, camera, canvas, lay, S, request, redraw: () => changed() }),
     };
 
+    storyMarks();
     updatePanels();
     redraw();
     render();
     document.documentElement.dataset.ready = "1";
   }
 
-  boot().catch(fail);
+  window.APX = { start(THREE, D, hooks) { try { start(THREE, D, hooks); } catch (e) { fail(e); } }, fail };
+  if ($("apx-data")) boot().catch(fail);
 })();

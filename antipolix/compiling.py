@@ -1,0 +1,93 @@
+"""The compiled core's first run: will a job compile, and a line that says so beforehand.
+
+numba compiles a kernel the first time a process calls it after an install (or after a change
+to its source or to a file it imports, :mod:`antipolix.jit`) and caches the machine code on
+disk; later processes load it in about a second. On a small machine compiling takes a minute
+or more, and a command that says nothing meanwhile looks hung. So each command that plays
+games asks :func:`compile_notice` first: it reads numba's cache index of the kernels the job
+calls from Python (:func:`antipolix.jit.cached`), and returns a line saying what will be
+compiled and about how long it takes, or None when everything is cached (the line never
+appears on a warm cache).
+
+Two paths play games (:mod:`antipolix.play` through :class:`~antipolix.Game`, and
+:mod:`antipolix.autoplay`, whole games in one kernel, which ``simulate`` and the demo's batch
+use when every seat is a built-in agent): each has its own kernels, and the whole-game kernel
+holds every built-in agent, so it compiles once for all of them.
+
+The seconds are what compiling took in one process on the project's 2-core machine (numba
+0.68, nothing else running): a rough figure, longer on a busy or slower machine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from antipolix.agents.base import Agent
+from antipolix.agents.planner import PlannerAgent, planner_act
+from antipolix.agents.scripted import GreedyAgent, RandomAgent, greedy_act, random_act
+from antipolix.agents.search import SearchAgent, search_act
+from antipolix.autoplay import play_games_k
+from antipolix.jit import cached
+from antipolix.observation import observe_k
+from antipolix.turn import play_turn_k
+
+# Path through Game: the engine (a turn, an observation) and each agent's decision kernel
+GAME_KERNELS: tuple[Callable[..., Any], ...] = (play_turn_k, observe_k)
+AGENT_KERNELS: tuple[tuple[type[Agent], Callable[..., Any]], ...] = (
+    (SearchAgent, search_act),  # (subclasses first: the search agent plays the planner too)
+    (PlannerAgent, planner_act),  # the tuned agent is a planner
+    (GreedyAgent, greedy_act),
+    (RandomAgent, random_act),
+)
+# Seconds of compiling, measured cold (see the module docstring)
+SECONDS: dict[str, float] = {  # experiments/bench_compile.py: CPU seconds, cold
+    "engine": 24.0,  # a first game through Game: turns, observations, placement
+    "random": 5.0,
+    "greedy": 8.0,
+    "planner": 50.0,
+    "search": 85.0,  # its rollouts hold the planner and the engine's turn
+    "whole games": 120.0,  # autoplay's one kernel: the engine and every built-in agent
+}
+
+
+def _agent_kernel(agent: Agent) -> tuple[str, Callable[..., Any]] | None:
+    for cls, fn in AGENT_KERNELS:
+        if isinstance(agent, cls):
+            return cls.name, fn
+    return None  # an agent written in Python: nothing of its own to compile
+
+
+def to_compile(agents: Sequence[Agent], whole: bool = False) -> list[str]:
+    """What a game of ``agents`` (one per seat) will compile before it plays, as the keys of
+    :data:`SECONDS`: ``["engine", "greedy"]``, or ``[]`` when the disk cache holds it all.
+    ``whole``: the game plays whole in compiled code (:func:`antipolix.autoplay.play_games`)
+    rather than through :class:`~antipolix.Game`."""
+    if whole:
+        return [] if cached(play_games_k) else ["whole games"]
+    out = [] if all(cached(fn) for fn in GAME_KERNELS) else ["engine"]
+    for agent in agents:
+        found = _agent_kernel(agent)
+        if found is not None and found[0] not in out and not cached(found[1]):
+            out.append(found[0])
+    return out
+
+
+def compile_notice(agents: Sequence[Agent], whole: bool = False) -> str | None:
+    """The line to print before a game of ``agents`` when it will compile (see
+    :func:`to_compile`), or None: ``compiling the core (engine, greedy), once per install:
+    about 35 s; later runs load it from disk``."""
+    parts = to_compile(agents, whole)
+    if not parts:
+        return None
+    seconds = sum(SECONDS[p] for p in parts)
+    what = "the core for whole games" if whole else f"the core ({', '.join(parts)})"
+    return (
+        f"compiling {what}, once per install: about {_rounded(seconds)} s on a 2-core machine "
+        "(numba caches the machine code on disk; later runs load it at once)"
+    )
+
+
+def _rounded(seconds: float) -> int:
+    """To the nearest 5 s: the figure is rough."""
+    return max(5, int(5 * round(seconds / 5)))

@@ -1,0 +1,280 @@
+"""Load on the match server: many games at once, every seat a bot client answering at once.
+
+    .venv/bin/python experiments/bench_serve.py                 # 50 games of 4 bots, 20 s
+    .venv/bin/python experiments/bench_serve.py --games 10 --seconds 5 --orders pass
+
+The server runs in its own process (``antipolix.server.Server`` on 127.0.0.1, a free port, no
+built-in agents: every seat is a bot), so that its CPU time is its own. This process creates the
+games through the host's API and plays every seat over a WebSocket (asyncio, one connection a
+seat): each bot answers each observation at once, with the example bot's order
+(``experiments/bot_example.py``: attack, else a step toward the enemy) or, with ``--orders
+pass``, with Pass. A game that ends is replaced by a new one, so the load stays.
+
+After a warm-up, it measures for ``--seconds``: the turns served a second (all games), the time
+from the last order of a turn to the next observation (each seat's, as its bot sees it: send to
+receive, so the transport and both event loops are in it; 50th, 99th percentile and the worst),
+and the CPU the server process used (a core = 1.0) and per turn. Loopback only, bounded in
+games and time; it stops by itself and stops the server. The figures depend on what else the
+machine runs: say so when you quote them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import json
+import multiprocessing
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _server(conn: Any, data: str, profile: str | None = None) -> None:
+    """The server's process: serves until told to stop; answers "cpu" with its CPU seconds."""
+    from antipolix.server import Limits, Server, ServerConfig
+
+    async def main() -> None:
+        config = ServerConfig(
+            port=0, data=Path(data), agent_workers=0, limits=Limits(max_games=256)
+        )
+        server = Server(config, web={})
+        await server.start()
+        loop = asyncio.get_running_loop()
+        conn.send((server.url, server.host_token))
+
+        def listen() -> None:
+            while True:
+                message = conn.recv()
+                if message == "cpu":
+                    use = resource.getrusage(resource.RUSAGE_SELF)
+                    conn.send(use.ru_utime + use.ru_stime)
+                else:
+                    loop.call_soon_threadsafe(server.stop)
+                    return
+
+        threading.Thread(target=listen, daemon=True).start()
+        await server.serve()
+
+    if profile is None:
+        asyncio.run(main())
+        return
+    import cProfile
+
+    with cProfile.Profile() as profiler:
+        asyncio.run(main())
+    profiler.dump_stats(profile)
+
+
+def _bot_module() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "bot_example", ROOT / "experiments" / "bot_example.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class Load:
+    """The bots of every game, and what they measure."""
+
+    def __init__(self, url: str, host: str, args: argparse.Namespace) -> None:
+        self.url, self.host, self.args = url, host, args
+        self.ws = "ws" + url[4:] + "/ws"
+        self.bot = _bot_module()
+        self.rng = random.Random(args.seed)
+        self.measuring = False
+        self.latencies: list[float] = []
+        self.turns = 0
+        self.games_done = 0
+        self.ends: dict[str, int] = {}  # how the games that ended ended
+        self.last_order: dict[tuple[str, int], float] = {}  # (game, turn) -> last order sent
+        self.stop = asyncio.Event()
+
+    def create(self) -> dict[str, Any]:
+        body = json.dumps(
+            {
+                "seats": ",".join(["bot"] * self.args.players),
+                "rule": self.args.rule,
+                "seed": self.rng.randrange(2**62),
+            }
+        ).encode()
+        request = urllib.request.Request(
+            self.url + "/api/games",
+            data=body,
+            method="POST",
+            headers={"Authorization": f"Bearer {self.host}"},
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            created: dict[str, Any] = json.loads(response.read())
+        return created
+
+    async def game(self) -> None:
+        """One game's bots; a new game when it ends, until the run stops."""
+        while not self.stop.is_set():
+            created = await asyncio.to_thread(self.create)
+            seats = [s["token"] for s in created["seats"]]
+            await asyncio.gather(*(self.seat(created["game"], s, t) for s, t in enumerate(seats)))
+            self.games_done += 1
+
+    async def seat(self, game: str, seat: int, token: str) -> None:
+        from websockets.asyncio.client import connect
+
+        async with connect(self.ws, max_size=2**24) as ws:
+            await ws.send(
+                json.dumps({"type": "hello", "protocol": 1, "game": game, "token": token})
+            )
+            bot = None
+            while not self.stop.is_set():
+                try:
+                    text = await asyncio.wait_for(ws.recv(), 5)
+                except TimeoutError:
+                    continue
+                now = time.perf_counter()
+                frame = json.loads(text)
+                kind = frame["type"]
+                if kind == "welcome":
+                    bot = self.bot.Bot(frame, random.Random(seat))
+                    if frame["phase"] == "armies":
+                        await ws.send(
+                            json.dumps({"type": "army", "items": self.bot.choose_army(frame)})
+                        )
+                elif kind == "observation" and frame["turn"] is not None:
+                    turn = frame["turn"]
+                    last = self.last_order.get((game, turn - 1))
+                    self.last_order.pop((game, turn - 2), None)
+                    if self.measuring and last is not None:
+                        self.latencies.append(now - last)
+                        if seat == 0:
+                            self.turns += 1
+                    if self.args.orders == "pass":
+                        order: dict[str, Any] = {"kind": "Pass"}
+                    else:
+                        assert bot is not None
+                        order = bot.decide(frame["observation"])
+                    await ws.send(json.dumps({"type": "order", "turn": turn, "order": order}))
+                    stamp = time.perf_counter()
+                    key = (game, turn)
+                    self.last_order[key] = max(self.last_order.get(key, 0.0), stamp)
+                elif kind == "result":
+                    if seat == 0:
+                        why = frame["result"]["why"]
+                        self.ends[why] = self.ends.get(why, 0) + 1
+                    return
+
+
+def percentile(values: list[float], q: float) -> float:
+    return statistics.quantiles(values, n=1000)[int(q * 10) - 1] if len(values) > 1 else values[0]
+
+
+async def run(args: argparse.Namespace, url: str, host: str, cpu: Any) -> dict[str, Any]:
+    load = Load(url, host, args)
+    tasks = [asyncio.create_task(load.game()) for _ in range(args.games)]
+    await asyncio.sleep(args.warmup)
+    before_cpu = cpu()
+    client_before = time.process_time()
+    started = time.perf_counter()
+    load.measuring = True
+    await asyncio.sleep(args.seconds)
+    load.measuring = False
+    elapsed = time.perf_counter() - started
+    server_cpu = cpu() - before_cpu
+    client_cpu = time.process_time() - client_before
+    load.stop.set()
+    await asyncio.wait(tasks, timeout=10)
+    for task in tasks:
+        task.cancel()
+    return {
+        "elapsed": elapsed,
+        "turns": load.turns,
+        "latencies": load.latencies,
+        "server_cpu": server_cpu,
+        "client_cpu": client_cpu,
+        "games_done": load.games_done,
+        "ends": load.ends,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=50, help="games at once (default 50)")
+    parser.add_argument("--players", type=int, default=4, help="bots a game (default 4)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds (20)")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring (5)")
+    parser.add_argument(
+        "--orders",
+        choices=("bot", "pass"),
+        default="bot",
+        help="what the bots answer: the example bot's order, or Pass",
+    )
+    parser.add_argument(
+        "--rule",
+        action="append",
+        default=["shape=4,12,12", "max_turns=400"],
+        metavar="KEY=VALUE",
+        help="rules of the games (default shape=4,12,12, max_turns=400)",
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", metavar="FILE", help="profile the server (cProfile) into FILE")
+    args = parser.parse_args()
+    if not (1 <= args.games <= 200 and 2 <= args.players <= 10 and 0 < args.seconds <= 600):
+        sys.exit("antipolix: error: --games 1 to 200, --players 2 to 10, --seconds up to 600")
+    context = multiprocessing.get_context("spawn")
+    parent, child = context.Pipe()
+    with tempfile.TemporaryDirectory() as data:
+        process = context.Process(target=_server, args=(child, data, args.profile), daemon=True)
+        process.start()
+        if not parent.poll(120):
+            process.kill()
+            sys.exit("antipolix: error: the server did not start within 120 s")
+        url, host = parent.recv()
+        lock = threading.Lock()
+
+        def cpu() -> float:
+            with lock:
+                parent.send("cpu")
+                value: float = parent.recv()
+                return value
+
+        try:
+            out = asyncio.run(run(args, url, host, cpu))
+        finally:
+            parent.send("stop")
+            process.join(30)
+            if process.is_alive():
+                process.kill()
+    lat = sorted(out["latencies"])
+    rate = out["turns"] / out["elapsed"]
+    rules = " ".join(args.rule)
+    ends = ", ".join(f"{n} by {why}" for why, n in sorted(out["ends"].items())) or "none"
+    print(
+        f"{args.games} games of {args.players} bots ({args.orders} orders, rules {rules}), "
+        f"{out['elapsed']:.1f} s measured after {args.warmup:g} s of warm-up; games that ended "
+        f"and were replaced: {ends}"
+    )
+    print(f"turns served: {out['turns']} ({rate:.0f} turns/s, {rate * args.players:.0f} orders/s)")
+    if lat:
+        print(
+            f"last order of a turn -> next observation, at the bots ({len(lat)} observations): "
+            f"p50 {1000 * percentile(lat, 50):.1f} ms, p99 {1000 * percentile(lat, 99):.1f} ms, "
+            f"worst {1000 * lat[-1]:.1f} ms"
+        )
+    print(
+        f"server CPU: {out['server_cpu'] / out['elapsed']:.2f} of a core "
+        f"({1000 * out['server_cpu'] / max(out['turns'], 1):.2f} ms a turn); "
+        f"the bots' process: {out['client_cpu'] / out['elapsed']:.2f} of a core"
+    )
+
+
+if __name__ == "__main__":
+    main()
