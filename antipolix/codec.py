@@ -35,7 +35,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -294,6 +294,25 @@ def parse_item(item: object) -> ArmyItem:
 
 _KNOWN.update((item_name(item), item) for item in ITEMS)
 _KNOWN.update((item, item) for item in ITEMS)
+
+
+def count_column(item: ArmyItem) -> str:
+    """The results column of an army item's counts: ``hovercraft+invisible`` →
+    ``n_hovercraft_invisible``."""
+    return "n_" + item_name(item).replace("+", "_")
+
+
+ARMY_COLUMNS: tuple[str, ...] = tuple(count_column(item) for item in ITEMS)
+
+
+def army_counts(armies: Sequence[Sequence[ArmyItem]]) -> dict[str, list[int]]:
+    """Per army-item column, per seat, how many such pieces the seat placed."""
+    out = {name: [0] * len(armies) for name in ARMY_COLUMNS}
+    column = dict(zip(ITEMS, ARMY_COLUMNS, strict=True))
+    for seat, army in enumerate(armies):
+        for item in army:
+            out[column[item]][seat] += 1
+    return out
 
 
 # -- orders and messages (replays) ----------------------------------------------------------------

@@ -385,13 +385,19 @@ class AntipolixEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo ships no ty
         return self.action_spaces[self._name(agent)]
 
     def reset(
-        self, seed: int | None = None, options: dict[str, Any] | None = None
+        self,
+        seed: int | np.random.SeedSequence | None = None,
+        options: dict[str, Any] | None = None,
     ) -> tuple[dict[str, ObsDict], dict[str, dict[str, Any]]]:
         """Start a new game (placement R3, then play). ``options`` is accepted (PettingZoo's API)
-        and not used: the env's options are given when it is built."""
+        and not used: the env's options are given when it is built. ``seed`` may also be a
+        ``SeedSequence`` (a study's game seed: :mod:`antipolix.games`)."""
         if seed is not None:
             game = Game(self.rules, seed)  # checks the seed (R12)
-            self._root, self._resets = np.random.SeedSequence(seed), 0
+            if isinstance(seed, np.random.SeedSequence):
+                self._root, self._resets = seed, 0
+            else:
+                self._root, self._resets = np.random.SeedSequence(seed), 0
         else:
             if self._root is None:
                 self._root = np.random.SeedSequence()

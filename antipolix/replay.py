@@ -25,12 +25,8 @@ truncated file, or one the engine no longer reproduces, is refused with a :class
 from __future__ import annotations
 
 import copy
-import gzip
-import hashlib
-import json
 import os
 import re
-import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,9 +48,10 @@ from antipolix.codec import (
     rules_to_dict,
 )
 from antipolix.end import EndReason, GameResult
+from antipolix.envelope import FORMAT, MAX_REPLAY_BYTES, Record, read_records, write_records
+from antipolix.envelope import line as _line
 from antipolix.errors import AntipolixError, ReplayError
 from antipolix.events import Event
-from antipolix.files import write_atomically
 from antipolix.game import Game, TurnReport
 from antipolix.messages import Command, Message
 from antipolix.observation import Observation
@@ -64,17 +61,12 @@ from antipolix.rules import Rules
 from antipolix.version import __version__
 from antipolix.watch import PlayedGame
 
-FORMAT = "antipolix-replay"
 VERSION = 2  # 2: piece identifiers say nothing of placement order (R6)
 CHECKPOINT_EVERY = 32  # turns between saved states, so state_at never re-plays more than this
 
 
 def _events(report: TurnReport) -> list[dict[str, Any]]:
     return [e.to_dict() for e in report.events]
-
-
-def _line(obj: Mapping[str, Any]) -> bytes:
-    return (json.dumps(obj, separators=(",", ":"), allow_nan=False) + "\n").encode()
 
 
 # -- writing ------------------------------------------------------------------------------------
@@ -149,12 +141,7 @@ class ReplayWriter:
 
     def finish(self, played: PlayedGame) -> None:
         self._lines.append(_line({"type": "result", **_result_to_dict(played.result)}))
-        digest = hashlib.sha256(b"".join(self._lines)).hexdigest()
-        self._lines.append(_line({"type": "end", "lines": len(self._lines), "sha256": digest}))
-        data = b"".join(self._lines)
-        if self.path.name.endswith(".gz"):
-            data = gzip.compress(data, mtime=0)  # same game, same bytes
-        write_atomically(self.path, data)
+        write_records(self.path, self._lines)  # the end record, gzip: same game, same bytes
         self._lines = []
 
     def abort(self) -> None:
@@ -185,113 +172,19 @@ class TurnRecord:
     events: list[dict[str, Any]]
 
 
-MAX_REPLAY_BYTES = 64 * 2**20  # a replay may hold (decompressed) at most this much ...
-MAX_LINE_BYTES = 16 * 2**20  # ... in lines of at most this much ...
-MAX_HEADER_BYTES = 4 * 2**20  # ... the first (the header, given armies included) this much
-_READ = 2**16  # bytes read from the file at a time
-
-
-def _size(n: int) -> str:
-    return f"{n // 2**20} MB" if n >= 2**20 else f"{n // 2**10} KB"
-
-
 def _read_records(path: Path) -> list[dict[str, Any]]:
-    """The records of a replay file, read as a stream with bounded memory: each line is parsed
-    and checked as it arrives (header first, placement, consecutive turns no more than the turn
-    limit, result, end), the first bad one stops the reading, the decompressed size is capped
-    (:data:`MAX_REPLAY_BYTES`, :data:`MAX_LINE_BYTES`), and the SHA-256 of the lines is taken on
-    the way and checked against the end record."""
-    try:
-        raw = open(path, "rb")  # noqa: SIM115 (closed below, with the decompressor)
-    except FileNotFoundError:
-        raise ReplayError(f"replay {path} does not exist") from None
-    except IsADirectoryError:
-        raise ReplayError(f"replay {path} is a folder, not a file") from None
-    except OSError as exc:
-        raise ReplayError(f"replay {path} cannot be read: {exc.strerror}") from None
-    with raw:
-        try:
-            compressed = raw.read(2) == b"\x1f\x8b"
-            raw.seek(0)
-        except OSError as exc:
-            raise ReplayError(f"replay {path} cannot be read: {exc.strerror}") from None
-        stream: Any = gzip.GzipFile(fileobj=raw, mode="rb") if compressed else raw
-        with stream:
-            try:
-                return _records(path, stream)
-            except EOFError:
-                raise ReplayError(
-                    f"replay {path} is truncated (the compressed data ends early)"
-                ) from None
-            except IsADirectoryError:
-                raise ReplayError(f"replay {path} is a folder, not a file") from None
-            except (OSError, zlib.error) as exc:
-                if not compressed:
-                    raise ReplayError(f"replay {path} cannot be read: {exc}") from None
-                raise ReplayError(
-                    f"replay {path} is corrupt (bad compressed data: {exc})"
-                ) from None
+    """The records of a replay file, read as a stream with bounded memory
+    (:func:`antipolix.envelope.read_records`): each line is parsed and checked as it arrives
+    (header first, placement, consecutive turns no more than the turn limit, result, end), the
+    first bad one stops the reading, and the checksum is checked against the end record."""
+    limit: list[int | None] = [None]  # the header's turn limit (R10): no file holds more turns
 
-
-def _records(path: Path, stream: Any) -> list[dict[str, Any]]:
-    records: list[dict[str, Any]] = []
-    digest = hashlib.sha256()
-    total = 0
-    limit: int | None = None  # the header's turn limit (R10): no file holds more turns
-    previous = b""
-    while True:
-        cap = MAX_HEADER_BYTES if not records else MAX_LINE_BYTES
-        line = stream.readline(cap + 1)
-        if not line:
-            break
-        number = len(records) + 1
-        total += len(line)
-        if len(line) > cap:
-            if number == 1:
-                raise ReplayError(
-                    f"{path} is not an antipolix replay (its first line is longer than "
-                    f"{_size(cap)})"
-                )
-            raise ReplayError(
-                f"replay {path} is corrupt: line {number} is longer than {_size(cap)}"
-            )
-        if total > MAX_REPLAY_BYTES:
-            raise ReplayError(
-                f"replay {path} holds more than {_size(MAX_REPLAY_BYTES)} of data (once "
-                "decompressed); no game this antipolix writes is that large"
-            )
-        digest.update(previous)
-        previous = line
-        record = _parse(path, number, line)
-        limit = _check_order(path, number, record, records[-1] if records else None, limit)
-        records.append(record)
-    if not records:
-        raise ReplayError(f"replay {path} is empty")
-    end = records[-1]
-    if end.get("type") != "end":
-        raise ReplayError(
-            f"replay {path} is truncated: it stops after {len(records)} lines with no "
-            "end record (the game was not written to its end)"
-        )
-    if end.get("lines") != len(records) - 1 or end.get("sha256") != digest.hexdigest():
-        raise ReplayError(
-            f"replay {path} was edited or damaged: its checksum does not match its content"
-        )
-    return records
-
-
-def _parse(path: Path, number: int, line: bytes) -> dict[str, Any]:
-    try:
-        obj = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+    def check(number: int, record: Record, before: Record | None) -> None:
+        found = _check_order(path, number, record, before, limit[0])
         if number == 1:
-            raise ReplayError(f"{path} is not an antipolix replay (line 1 is not JSON)") from None
-        raise ReplayError(f"replay {path} is corrupt: line {number} is not JSON") from None
-    if not isinstance(obj, dict) or "type" not in obj:
-        if number == 1:
-            raise ReplayError(f"{path} is not an antipolix replay (no replay header)")
-        raise ReplayError(f"replay {path} is corrupt: line {number} is not a replay record")
-    return obj
+            limit[0] = found
+
+    return read_records(path, check, MAX_REPLAY_BYTES)
 
 
 def _check_order(
@@ -307,6 +200,12 @@ def _check_order(
     if number == 1:
         if kind != "header" or record.get("format") != FORMAT:
             raise ReplayError(f"{path} is not an antipolix replay (no replay header)")
+        game = record.get("game", "antipolix")
+        if game != "antipolix":
+            raise ReplayError(
+                f"replay {path} is a replay of the game {game!r}, not of AntipoliX (open it with "
+                "antipolix.games.replays.load, or antipolix replay)"
+            )
         version = record.get("version")
         if not is_plain_int(version) or version < 1:
             raise ReplayError(f"replay {path} has no valid format version ({version!r})")

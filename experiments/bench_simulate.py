@@ -15,6 +15,11 @@ Ray runs its workers at nice 15); "workers busy" (throughput Ã— mean game time Ã
 share of the time the workers spent playing games, which other jobs do not change: its shortfall
 from 100 % is the runner's own overhead. ``--modes serial,pool2`` measures what two plain
 processes get, Ray or not.
+
+``--checkouts OLD,NEW`` runs the script on each checkout in turn, ``--rounds`` times, and prints
+their lines side by side (``experiments/side_by_side.py``): the same study timed before and
+after a change (since games are served through the game protocol, ``simulate`` reaches
+AntipoliX's compiled core through ``GAME.play_batch``).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import argparse
 import os
 import platform
 import statistics
+import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -74,7 +80,14 @@ def main() -> None:
         help="comma-separated: serial, rayK (Ray, K workers), poolK (K plain processes, no Ray, "
         "chunks of 8: the machine's own ceiling)",
     )
+    parser.add_argument("--checkouts", help="run on each of these checkouts in turn: OLD,NEW")
+    parser.add_argument("--rounds", type=int, default=1, help="runs per checkout (--checkouts)")
     args = parser.parse_args()
+    if args.checkouts:
+        from side_by_side import run_side_by_side
+
+        run_side_by_side(__file__, args.checkouts, args.rounds, sys.argv[1:])
+        return
     modes = args.modes.split(",")
     print(
         f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "

@@ -384,3 +384,28 @@ def test_the_report_carries_the_cautions_a_designer_needs() -> None:
     assert "fortress, teleporter are proposed at the lowest cost, 1 point" in text
     steady = CostFit(rules=Rules(), agent_name="greedy", games=[games[0], games[0]], proposed={})
     assert len(cautions(steady)) == 1  # only whose play it measures
+
+
+def test_a_study_that_stops_leaves_its_report_with_the_verdict_on_top(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """4 players on 4×8×8 (budget 7): three kinds cannot be bought, and the fit of the two
+    left fails ("worth nothing on average"). The command still ends in one line, and the
+    folder holds the report (verdict and reason first), its plot and its cost tables."""
+    out = tmp_path / "bal-small"
+    argv = ["balance", "--games-per-iteration", "300", "--iterations", "2"]
+    assert main([*argv, "--rule", "shape=4,8,8", "--out", str(out), "--workers", "0"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.startswith("antipolix: error: iteration 1: the fitted pieces are worth nothing")
+    assert err.endswith(f"what the study had is in {out / 'report.md'}")
+    report = (out / "report.md").read_text()
+    head = report.split("\n## ")[0]
+    assert "**Verdict: stopped at iteration 1: the fitted pieces are worth nothing" in head
+    assert "fortress, invisible and teleporter cannot be priced under these rules" in head
+    assert "a fortress costs 12 and an army has 5 points" in head
+    assert "## Balance measures (the iteration it stopped at)" in report
+    for plot in ("values.png", "convergence.png", "seats.png"):
+        assert (out / "plots" / plot).stat().st_size > 1000
+    costs = pd.read_csv(out / "costs.csv")
+    assert costs["iteration"].tolist() == ["0", "1", "proposed"]
+    assert json.loads((out / "costs.json").read_text())["stopped"].startswith("iteration 1")

@@ -18,8 +18,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from antipolix.cli.common import add_game_option
+from antipolix.games import DEFAULT, replays
 from antipolix.replay import Replay, load_replay
 from viz._env import has_display
+from viz.board2d import check_2d, check_seat, check_turn_2d, save_html_2d
 from viz.errors import ViewError
 from viz.html import HTML_SUFFIXES
 from viz.outputs import (
@@ -177,6 +180,7 @@ def register(sub: Any) -> None:
         "zoom, a turn slider with play/pause, the modes, the truth or each player's view.",
     )
     view.add_argument("replay", type=Path, metavar="REPLAY", help="a replay file (.apx.json.gz)")
+    add_game_option(view, None)
     for flag, settings in VIEW_OPTIONS:
         view.add_argument(flag, **settings)
     out = view.add_argument_group("offscreen output (no window, no display needed)")
@@ -188,6 +192,11 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """``antipolix view``: check every option and the replay, then open the window or write the
     files asked for (the page, the picture, the films)."""
+    game, _ = replays.game_of(args.replay)
+    if args.game is not None and game != args.game:
+        raise ViewError(f"{args.replay} is a replay of {game}, not of {args.game}")
+    if game != DEFAULT:
+        return _run_2d(args)
     outputs = _outputs(args)
     if args.frames_per_turn < 1:
         raise ViewError(f"--frames-per-turn must be >= 1, got {args.frames_per_turn}")
@@ -217,6 +226,35 @@ def run(args: argparse.Namespace) -> int:
     for path in (args.gif, args.mp4):
         if path is not None:
             _write_film(args, replay, path, view, turns)
+    return 0
+
+
+def _run_2d(args: argparse.Namespace) -> int:
+    """A 2D game's replay (:mod:`viz.board2d`): the page (``--html``) and a picture
+    (``--png``); ``--turn`` and ``--fog`` (a seat) apply, the 3D view's options do not."""
+    if args.gif is not None or args.mp4 is not None:
+        raise ViewError("a 2D game's replay is drawn as a page (--html) or a picture (--png)")
+    if args.html is None and args.png is None:
+        raise ViewError(
+            "a 2D game's replay opens as a web page: write one with --html FILE (or a picture "
+            "with --png FILE)"
+        )
+    pages = [check_output(args.html, HTML_SUFFIXES, "HTML")] if args.html is not None else []
+    if args.png is not None:
+        check_output(args.png, (".png",), "PNG")
+    replay = check_2d(replays.load(args.replay))
+    turn = None if args.turn is None else check_turn_2d(replay, args.turn)
+    check_seat(replay, args.fog)
+    for page in pages:
+        written = save_html_2d(replay, page, turn=turn, fog=args.fog)
+        size = written.stat().st_size
+        print(f"wrote {written} ({size / 1024:,.0f} KiB, turns 0 to {replay.last_turn})")
+    if args.png is not None:
+        from viz.render2d import save_png_2d
+
+        path = save_png_2d(replay, turn, args.png, fog=args.fog, window_size=args.size)
+        shown = replay.last_turn if turn is None else turn
+        print(f"wrote {path} (turn {shown} of {replay.last_turn})")
     return 0
 
 

@@ -36,6 +36,8 @@ from vtkmodules.vtkRenderingCore import (  # noqa: E402
 )
 
 from antipolix.game import Game  # noqa: E402
+from antipolix.games import DEFAULT, replays  # noqa: E402
+from antipolix.games.replays import GameReplay  # noqa: E402
 from antipolix.pieces import PieceType, Trait  # noqa: E402
 from antipolix.replay import Replay, load_replay  # noqa: E402
 from viz.errors import ViewError  # noqa: E402
@@ -58,6 +60,7 @@ from viz.palette import (  # noqa: E402
     player_rgb,
     rgb,
 )
+from viz.render2d import save_png_2d  # noqa: E402
 from viz.scene import (  # noqa: E402
     Label,
     Line,
@@ -1136,6 +1139,15 @@ def make_plotter(
     return plotter
 
 
+def _two_d(replay: object) -> bool:
+    """Is ``replay`` (or the file it names) a replay of another game than AntipoliX?"""
+    if isinstance(replay, GameReplay):
+        return True
+    if isinstance(replay, (str, Path)):
+        return replays.game_of(replay)[0] != DEFAULT
+    return False
+
+
 def as_replay(replay: Replay | str | Path) -> Replay:
     """A loaded replay (the file is loaded and checked when a path is given)."""
     if isinstance(replay, Replay):
@@ -1187,6 +1199,9 @@ def save_png(
     demo's names the winner). Returns the path written. Also the ``png`` picture writer of the
     ``antipolix.pictures`` entry points, called as ``save(replay, turn, path, title=...)``.
     """
+    if _two_d(replay):  # another game's replay: its 2D board (viz.render2d)
+        fog = options.get("fog", view.fog if view is not None else None)
+        return save_png_2d(replay, turn, path, fog=fog, window_size=window_size)  # type: ignore[arg-type]
     out = check_output(path, (".png",), "PNG")
     rp = as_replay(replay)
     scene = build_scene(rp, turn, view_of(view, **options))

@@ -69,7 +69,10 @@ def _number(name: str, pname: str, text: str, default: Any) -> float | int:
 def agent_label(agent: Agent) -> str:
     """The name that tells this agent apart from others of its kind: its name and the
     parameters that differ from the defaults (``"search:rollouts=16"``), which
-    :func:`agent_named` reads back. Agents that are not built-in go by their name."""
+    :func:`agent_named` reads back. Agents that are not built-in go by their name, and an
+    agent given a ``label`` (a balancing study's copy that may not buy some kind) by it."""
+    if agent.label:
+        return agent.label
     cls = AGENTS.get(agent.name)
     if cls is None or type(agent) is not cls:
         return agent.name

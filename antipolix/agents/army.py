@@ -246,6 +246,68 @@ class MixedArmy:
         }
 
 
+MOBILE = (PieceType.ARMY, PieceType.HOVERCRAFT)  # the types a chief may be (it must move)
+
+
+def holds(item: ArmyItem, kind: str) -> bool:
+    """Is ``item`` of ``kind``: a type (``army``, ``hovercraft``, ``fortress``) or a trait
+    (``invisible``, ``teleporter``)?"""
+    return item[0].name.lower() == kind or item[1].name.lower() == kind
+
+
+def without_kind(policy: ArmyPolicy, kind: str) -> ArmyPolicy:
+    """``policy`` forbidden to buy ``kind`` (a type or a paid trait): every item of that kind
+    leaves its menu, mix or list, and the budget it took goes to the items left, in their
+    proportions (a :class:`FixedArmy` fills up to the budget with the rest; a
+    :class:`MixedArmy` keeps each choice's weight, each choice restricted). A chief of a
+    forbidden type becomes a chief of the other mobile type (R2: a chief must be able to move,
+    and exactly one is bought). A :class:`FixedArmy` whose mix holds nothing else buys its
+    chief alone.
+
+    >>> from antipolix import Rules
+    >>> line = FixedArmy({"army": 4, "hovercraft": 1, "army+teleporter": 0.5})
+    >>> sorted({item_name(i) for i in without_kind(line, "teleporter").choose(Rules(), None)})
+    ['army', 'army+chief', 'hovercraft']
+    """
+    if kind not in ("army", "hovercraft", "fortress", "invisible", "teleporter"):
+        raise ArmyError(
+            f"a kind to forbid is a type or a paid trait (army, hovercraft, fortress, "
+            f"invisible, teleporter), got {kind!r}"
+        )
+
+    def chief_type(current: PieceType) -> PieceType:
+        if current.name.lower() != kind:
+            return current
+        return next(t for t in MOBILE if t.name.lower() != kind)
+
+    if isinstance(policy, RandomArmy):
+        menu = tuple(i for i in policy.menu if not holds(i, kind))
+        weights = None
+        if policy.weights is not None:
+            weights = tuple(
+                w for i, w in zip(policy.menu, policy.weights, strict=True) if not holds(i, kind)
+            )
+        chiefs = tuple(dict.fromkeys(chief_type(t) for t in policy.chief))
+        return RandomArmy(menu=menu, weights=weights, chief=chiefs, spend=policy.spend)
+    if isinstance(policy, FixedArmy):
+        mix = {i: w for i, w in policy.mix.items() if not holds(parse_item(i), kind)}
+        chief = chief_type(policy.chief)
+        if not mix:
+            return GivenArmy([(chief, Trait.CHIEF)])
+        return FixedArmy(mix, chief=chief)
+    if isinstance(policy, GivenArmy):
+        items = []
+        for item in policy.items:
+            if item[1] is Trait.CHIEF:
+                items.append((chief_type(item[0]), Trait.CHIEF))
+            elif not holds(item, kind):
+                items.append(item)
+        return GivenArmy(items)
+    if isinstance(policy, MixedArmy):
+        return MixedArmy(tuple((w, without_kind(p, kind)) for w, p in policy.choices))
+    raise ArmyError(f"cannot forbid a kind to the army policy {policy!r}")
+
+
 def policy_from_spec(spec: Mapping[str, Any]) -> ArmyPolicy:
     """Rebuild a policy from :meth:`spec` data (replays, result tables)."""
     try:

@@ -61,6 +61,7 @@ class Agent:
     """
 
     name: ClassVar[str] = "agent"
+    label: str | None = None  # set on a copy that must go by another name in a study or ladder
 
     def __init__(self, army: ArmyPolicy | None = None) -> None:
         self.army_policy: ArmyPolicy = army if army is not None else self.default_army()

@@ -21,6 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from antipolix.agents import Agent, RandomArmy, agent_named
+from antipolix.balance.design import SPEND
 from antipolix.balance.report import write_report
 from antipolix.balance.study import (
     STUDY_FORMAT,
@@ -46,7 +47,6 @@ from antipolix.limits import check_seed, check_size
 from antipolix.rules import Rules
 from antipolix.runner import simulate
 
-SPEND = (0.3, 1.0)  # share of the budget each random army spends, drawn uniformly
 Progress = Callable[[str], None]
 
 
@@ -84,13 +84,23 @@ def play_games(
         shuffle_seats=True,
         progress=progress,
     )
-    frame = results.to_pandas()
+    return games_frame(results.to_pandas())
+
+
+def games_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """A study's results table (:meth:`~antipolix.Results.to_pandas`) as a balancing study
+    reads it: one row per game, ``game``, ``winner`` (seat or None), ``reason``, ``turns``,
+    ``elimination_order`` (seats, first out first), ``seconds`` and ``kinds`` (per seat, its
+    pieces counted by priced kind, :func:`~antipolix.balance.values.item_kinds`)."""
+    frame = frame.sort_values("game", kind="stable")
     return pd.DataFrame(
         {
             "game": frame["game"].to_numpy(),
             "winner": [None if pd.isna(w) else int(w) for w in frame["winner"]],
             "reason": frame["reason"].to_numpy(),
             "turns": frame["turns"].to_numpy(),
+            "elimination_order": [[int(s) for s in o] for o in frame["elimination_order"]],
+            "seconds": frame["seconds"].to_numpy(),
             "kinds": seat_kinds(frame),
         }
     )
@@ -126,6 +136,11 @@ def estimate_values(
         out=None if out is None else Path(out),
         progress=progress,
     )
+    return estimate_played(rules, played, time.perf_counter() - began)
+
+
+def estimate_played(rules: Rules, played: pd.DataFrame, seconds_games: float) -> ValueEstimate:
+    """:func:`estimate_values`'s fit of games already played (:func:`play_games`' table)."""
     fitting = time.perf_counter()
     table = players_table(
         played["game"].tolist(), played["winner"].tolist(), played["kinds"].tolist()
@@ -137,7 +152,7 @@ def estimate_values(
         result.decided,
         result.players,
         played,
-        seconds_games=fitting - began,
+        seconds_games=seconds_games,
         seconds_fit=time.perf_counter() - fitting,
     )
 
@@ -240,19 +255,64 @@ def fit_costs(
     fit = CostFit(rules=rules, agent_name=bot.name)
     run = _Iterations(fit, bot, games_per_iteration, seed, workers, folder, spend, step, progress)
     costs = _costs(rules)
-    for i in range(iterations):
-        run.play(i, costs)
-        if fit.converged or fit.proposed == costs:
-            break
-        _with_costs(rules, fit.proposed)  # refuse a table the rules reject before playing it
-        costs = fit.proposed
-    fit.description = _description(rules, bot.name, spend, len(fit.estimates), run)
     fit.method = _method(step)
-    if folder is not None:
-        save_costs(fit, folder)
-        if report:
-            write_report(fit, folder)
+    try:
+        for i in range(iterations):
+            run.play(i, costs)
+            if fit.converged or fit.proposed == costs:
+                break
+            _with_costs(rules, fit.proposed)  # refuse a table the rules reject before playing it
+            costs = fit.proposed
+    except BaseException as exc:
+        _stopped(fit, run, len(fit.estimates), costs, exc)
+        written = _save(fit, folder, report)
+        if isinstance(exc, AntipolixError):
+            where = f"; what the study had is in {written}" if written is not None else ""
+            raise BalanceError(f"{fit.stopped}{where}") from None
+        raise
+    fit.description = _description(rules, bot.name, spend, len(fit.estimates), run)
+    _save(fit, folder, report)
     return fit
+
+
+def _stopped(
+    fit: CostFit, run: _Iterations, i: int, costs: dict[str, int], exc: BaseException
+) -> None:
+    """Record why the fit stopped at iteration ``i`` (played at ``costs``)."""
+    if isinstance(exc, KeyboardInterrupt):
+        why = "interrupted"
+    elif isinstance(exc, AntipolixError):
+        why = str(exc)
+    else:
+        why = f"{type(exc).__name__}: {exc}"
+    again = (
+        "run again with more games per iteration and the same out folder (the games played "
+        "are kept)"
+        if run.folder is not None
+        else "play more games per iteration"
+    )
+    if isinstance(exc, BalanceError) and run.pending is not None:
+        why = f"{why}; {again}"
+    fit.stopped = f"iteration {i}: {why}"
+    fit.stopped_costs = dict(costs)
+    fit.stopped_games = run.pending
+    fit.description = _description(fit.rules, fit.agent_name, run.spend, i + 1, run)
+
+
+def _save(fit: CostFit, folder: Path | None, report: bool) -> Path | None:
+    """Write the costs and (``report``) the report; the report's path, or None. A study that
+    stopped writes what it can, and never hides why it stopped behind a second error."""
+    if folder is None:
+        return None
+    try:
+        save_costs(fit, folder)
+        return write_report(fit, folder) if report else None
+    except OSError as exc:
+        if not fit.stopped:
+            raise BalanceError(
+                f"cannot write the study files in {folder}: {exc.strerror}"
+            ) from None
+        return None
 
 
 def _check_count(value: object, what: str) -> None:
@@ -275,11 +335,15 @@ class _Iterations:
     step: float
     progress: Progress | None
 
+    pending: pd.DataFrame | None = None  # the games of the iteration being fitted
+
     def play(self, i: int, costs: dict[str, int]) -> None:
         fit = self.fit
         current = _with_costs(fit.rules, costs)
         self._say(f"iteration {i}: costs {costs}, {self.games} games")
+        self.pending = None
         est = self._estimate(i, current)
+        self.pending = None
         fit.costs.append(costs)
         fit.estimates.append(est)
         assert est.games_table is not None
@@ -299,25 +363,17 @@ class _Iterations:
             moved = set_aside(games, rules, self.folder)
             if moved is not None:
                 self._say(f"iteration {i}: {moved}")
-        try:
-            return estimate_values(
-                rules,
-                self.bot,
-                self.games,
-                self.seed,
-                workers=self.workers,
-                out=games,
-                spend=self.spend,
-                progress=self.progress is not None,
-            )
-        except BalanceError as exc:
-            again = (
-                "run again with more games per iteration and the same out folder (the games "
-                "played are kept)"
-                if self.folder is not None
-                else "play more games per iteration"
-            )
-            raise BalanceError(f"iteration {i}: {exc}; {again}") from None
+        began = time.perf_counter()
+        self.pending = play_games(
+            rules,
+            self.bot,
+            self.games,
+            self.seed,
+            workers=self.workers,
+            out=games,
+            progress=self.progress is not None,
+        )
+        return estimate_played(rules, self.pending, time.perf_counter() - began)
 
     def _say(self, text: str) -> None:
         if self.progress is not None:

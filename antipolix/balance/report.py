@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,27 @@ def measures_table(fit: CostFit) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def _appearances(games: pd.DataFrame) -> pd.DataFrame:
+    """How often each kind appears: pieces per army, in all armies and in winning ones."""
+    from antipolix.balance.values import KINDS
+
+    every: list[dict[str, int]] = [seat for seats in games["kinds"] for seat in seats]
+    won = [
+        seats[int(w)]
+        for seats, w in zip(games["kinds"], games["winner"], strict=True)
+        if w is not None and not (isinstance(w, float) and math.isnan(w))
+    ]
+    return pd.DataFrame(
+        {
+            "kind": list(KINDS),
+            "pieces per army": [sum(a[k] for a in every) / max(len(every), 1) for k in KINDS],
+            "pieces per winning army": [
+                sum(a[k] for a in won) / len(won) if won else math.nan for k in KINDS
+            ],
+        }
+    )
 
 
 def _plt() -> Any:
@@ -189,6 +211,12 @@ def conclusion(fit: CostFit) -> str:
     intervals, stopped at the nearest whole-point table, or stopped at the iteration limit."""
     last = fit.estimates[-1]
     missing = fit.unestimated
+    if fit.stopped:
+        return (
+            f"The study stopped ({fit.stopped}) after {len(fit.estimates)} fitted "
+            f"iteration{'s' if len(fit.estimates) != 1 else ''}: the proposal is the step the "
+            "last fitted iteration gave, not a balanced table."
+        )
     if missing:
         kinds = ", ".join(missing)
         return (
@@ -251,30 +279,60 @@ def cautions(fit: CostFit) -> list[str]:
 
 
 def write_report(fit: CostFit, folder: Path) -> Path:
-    """Write ``plots/*.png`` and ``report.md`` for a finished study; returns the report path."""
+    """Write ``plots/*.png`` and ``report.md`` for a study, finished or stopped (its verdict
+    and the reason first, then what it had); returns the report path."""
     plots = folder / "plots"
     plots.mkdir(parents=True, exist_ok=True)
-    last = fit.estimates[-1]
-    plot_values(last.table, plots / "values.png", f"Values at iteration {len(fit.estimates) - 1}")
-    plot_convergence(fit.iterations, plots / "convergence.png")
-    games, players = fit.games[-1], fit.rules.players
-    seats = seat_table(games, players)
-    fair = fair_share(games, players)
-    plot_seats(seats, plots / "seats.png", players, fair)
-    text = "\n".join(
-        [
-            f"# Balancing study: {fit.agent_name} agents, {players} players\n",
-            f"{fit.description}\n",
-            _proposal_section(fit),
-            _values_section(fit),
-            _convergence_section(fit),
-            _measures_section(fit, seats, fair),
-            f"## How this was made\n\n{fit.method}\n",
-        ]
-    )
+    players = fit.rules.players
+    sections = [f"# Balancing study: {fit.agent_name} agents, {players} players\n", _verdict(fit)]
+    sections.append(f"{fit.description}\n")
+    if fit.estimates:
+        last = fit.estimates[-1]
+        title = f"Values at iteration {len(fit.estimates) - 1}"
+        plot_values(last.table, plots / "values.png", title)
+        plot_convergence(fit.iterations, plots / "convergence.png")
+        sections += [_proposal_section(fit), _values_section(fit), _convergence_section(fit)]
+    games = fit.stopped_games if fit.stopped_games is not None else None
+    if games is None and fit.games:
+        games = fit.games[-1]
+    if games is not None and len(games):
+        seats = seat_table(games, players)
+        fair = fair_share(games, players)
+        plot_seats(seats, plots / "seats.png", players, fair)
+        sections.append(_measures_section(fit, games, seats, fair))
+    sections.append(f"## How this was made\n\n{fit.method}\n")
     path = folder / "report.md"
-    write_atomically(path, text.encode("utf-8"))
+    write_atomically(path, "\n".join(sections).encode("utf-8"))
     return path
+
+
+def _verdict(fit: CostFit) -> str:
+    """The report's first words: how the study ended and why, and the kinds these rules
+    cannot price."""
+    from antipolix.balance.values import unbuyable
+
+    text = f"**Verdict: {fit.verdict}.**\n"
+    if fit.stopped:
+        text += (
+            "\nThe study stopped before its end; this report shows what it had"
+            + (
+                f" ({len(fit.estimates)} iteration{'s' if len(fit.estimates) != 1 else ''} fitted)."
+                if fit.estimates
+                else " (no iteration could be fitted)."
+            )
+            + "\n"
+        )
+    impossible = unbuyable(fit.rules)
+    if impossible:
+        kinds = list(impossible)
+        names = ", ".join(kinds[:-1]) + " and " + kinds[-1] if len(kinds) > 1 else kinds[0]
+        text += (
+            f"\n{names} cannot be priced under these rules: no army can buy "
+            f"{'it' if len(kinds) == 1 else 'them'} ("
+            + "; ".join(f"{k}: {why}" for k, why in impossible.items())
+            + "). Change the budget or the board so that armies can buy every kind.\n"
+        )
+    return text
 
 
 def _proposal_section(fit: CostFit) -> str:
@@ -333,8 +391,8 @@ how games go: watch the draws):
 """
 
 
-def _measures_section(fit: CostFit, seats: pd.DataFrame, fair: float) -> str:
-    games, players = fit.games[-1], fit.rules.players
+def _measures_section(fit: CostFit, games: pd.DataFrame, seats: pd.DataFrame, fair: float) -> str:
+    players = fit.rules.players
     draws, limit = draw_shares(games)
     turns = games["turns"].describe(percentiles=[0.1, 0.5, 0.9])
     shown = seats.assign(
@@ -343,12 +401,9 @@ def _measures_section(fit: CostFit, seats: pd.DataFrame, fair: float) -> str:
         low=[f"{100 * v:.1f} %" for v in seats["low"]],
         high=[f"{100 * v:.1f} %" for v in seats["high"]],
     )
-    appear = (
-        fit.estimates[-1]
-        .table[["kind", "mean_count", "in_winners"]]
-        .rename(columns={"mean_count": "pieces per army", "in_winners": "pieces per winning army"})
-    )
-    return f"""## Balance measures (last iteration)
+    appear = _appearances(games)
+    which = "the iteration it stopped at" if games is fit.stopped_games else "last iteration"
+    return f"""## Balance measures ({which})
 
 ![win rate by seat](plots/seats.png)
 

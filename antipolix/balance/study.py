@@ -43,6 +43,9 @@ class CostFit:
     converged: bool = False
     description: str = ""
     method: str = ""
+    stopped: str = ""  # why the fit stopped before its end ("iteration K: ..."), else empty
+    stopped_costs: dict[str, int] | None = None  # the costs of the iteration it stopped at
+    stopped_games: pd.DataFrame | None = None  # that iteration's games, when they were played
 
     @property
     def unestimated(self) -> dict[str, str]:
@@ -53,6 +56,8 @@ class CostFit:
     @property
     def verdict(self) -> str:
         """One line: converged, or why not."""
+        if self.stopped:
+            return f"stopped at {self.stopped}"
         if self.converged:
             return "converged"
         if self.unestimated:
@@ -73,7 +78,10 @@ class CostFit:
         rows: list[dict[str, Any]] = []
         for i, (costs, est) in enumerate(zip(self.costs, self.estimates, strict=True)):
             rows.append({"iteration": i, **costs, "balanced": balanced(est)})
-        rows.append({"iteration": "proposed", **self.proposed, "balanced": None})
+        if self.stopped_costs is not None:
+            rows.append({"iteration": len(self.estimates), **self.stopped_costs, "balanced": None})
+        proposed = self.proposed or (self.stopped_costs or {})
+        rows.append({"iteration": "proposed", **proposed, "balanced": None})
         return pd.DataFrame(rows)
 
 
@@ -192,6 +200,8 @@ def save_costs(fit: CostFit, folder: Path) -> None:
         "proposed": fit.proposed,
         "converged": fit.converged,
     }
+    if fit.stopped:
+        data["stopped"] = fit.stopped
     text = json.dumps(data, indent=1, default=_json_default, allow_nan=False) + "\n"
     write_atomically(folder / "costs.json", text.encode())
 

@@ -18,6 +18,17 @@ To express ``β`` in budget points, the average spent point is set to be worth o
 Intervals are 95 % from the delta method on the fit's covariance. This needs armies whose total
 cost varies (``RandomArmy(spend=...)``): with every army spending the same budget, only value
 differences per cost point are identified, not the worth of a point.
+
+Two outcomes can be fitted (:func:`estimate_games`): ``winner``, the choice above (draws left
+out), and ``order``, every elimination of a game as a choice of who falls next among the
+players still in it (a stratified Cox model of survival, or Plackett–Luce read from the last
+place up): the first player out was the least likely to survive among all, the next among those
+left, and the last elimination of a decided game names the winner, as the ``winner`` fit does.
+A game that ends drawn still tells who fell first; its survivors are censored. With four players
+a decided game holds three choices instead of one, so the same games give narrower intervals
+(``experiments/values_design.py`` measures by how much). ``βₖ`` then reads as the log-odds of
+outlasting a player one piece of kind ``k`` weaker, the finishing order the ladder also rates
+agents by (R10, R11).
 """
 
 from __future__ import annotations
@@ -40,9 +51,13 @@ from antipolix.runner.rows import count_column
 from antipolix.stats import Z95
 
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
 TYPES = ("army", "hovercraft", "fortress")
 PAID_TRAITS = ("invisible", "teleporter")
 KINDS = TYPES + PAID_TRAITS
+OUTCOMES = ("order", "winner")  # what a value fit reads of each game (estimate_games)
+MIN_CHOICES = 20  # choices (decided games, or eliminations) below which no fit is tried
+SEPARATED = 20.0  # log-odds per piece beyond which a fit is running off to infinity
 
 
 class BalanceError(AntipolixError):
@@ -114,6 +129,10 @@ class ValueEstimate:
     games_table: pd.DataFrame | None = None  # the games it was fitted on, when it played them
     seconds_games: float = 0.0  # wall time spent getting the games (playing, or reading them)
     seconds_fit: float = 0.0  # wall time of the fit
+    outcome: str = (
+        "winner"  # what was fitted: the winner of each decided game, or every elimination
+    )
+    fit: ChoiceFit | None = None  # the fit's parts a joint covariance needs (estimate_games)
 
     def ratio(self, kind: str) -> float:
         return float(self.table.set_index("kind").loc[kind, "ratio"])
@@ -254,6 +273,24 @@ def _why_not(rules: Rules, kind: str, counts: pd.Series) -> str:
     return "no army held one in a decided game: play more games"
 
 
+def unbuyable(rules: Rules) -> dict[str, str]:
+    """The priced kinds no army can buy under ``rules`` (R3: a piece dearer than the budget
+    left after the cheapest chief), each with why: no game can price them."""
+    spend = rules.army_budget - min(rules.piece_cost(t, Trait.CHIEF) for t in PieceType)
+    cheapest_type = min(rules.piece_types.cost(t) for t in PieceType)
+    out = {}
+    for kind in priced_kinds(rules):
+        cost = kind_cost(rules, kind)
+        dearest = cost if kind in TYPES else cost + cheapest_type
+        if dearest > spend:
+            what = f"a {kind}" if kind in TYPES else f"the cheapest {kind} piece"
+            out[kind] = (
+                f"{what} costs {dearest} and an army has {spend} points to spend after its "
+                f"chief (budget {rules.army_budget})"
+            )
+    return out
+
+
 def players_table(
     games: Sequence[int],
     winners: Sequence[int | None],
@@ -266,3 +303,233 @@ def players_table(
         for seat, counts in enumerate(seats):
             rows.append({"game": game, "seat": seat, "won": winner == seat, **counts})
     return pd.DataFrame(rows)
+
+
+# -- the choice fit of estimate_games: the winner, or every elimination ---------------------------
+
+
+@dataclass(frozen=True)
+class ChoiceFit:
+    """What a conditional-logit fit of games leaves for a joint covariance across fits of the
+    same games (:mod:`antipolix.balance.skill`): the estimated ``kinds``, ``beta`` (log-odds per
+    piece) with its model covariance ``cov`` (the inverse information), per game (``games``,
+    the game ids) the score of its choices at ``beta`` (``scores``, games × kinds: their sum is
+    0 at the maximum), and ``grad``, the derivative of each kind's value in budget points by
+    ``beta`` (the delta method's)."""
+
+    kinds: tuple[str, ...]
+    beta: FloatArray
+    cov: FloatArray
+    games: IntArray
+    scores: FloatArray
+    grad: FloatArray
+
+
+def seat_counts(games: pd.DataFrame) -> FloatArray:
+    """Per game, per seat, per kind (:data:`KINDS`): the pieces held, from a games table's
+    ``kinds`` column (per seat, its pieces counted by kind)."""
+    return np.array(
+        [[[seat[k] for k in KINDS] for seat in seats] for seats in games["kinds"]], dtype=float
+    ).reshape(len(games), -1, len(KINDS))
+
+
+def choice_sets(
+    games: pd.DataFrame, outcome: str
+) -> tuple[FloatArray, npt.NDArray[np.bool_], IntArray, IntArray]:
+    """The choices a value fit reads in a games table (``game``, ``winner``,
+    ``elimination_order``, ``kinds``): rows (one per player in a choice) with their counts by
+    kind ``x`` (negated for ``order``: a piece makes a player less likely to fall), whether the
+    row was chosen, its choice's index, and per choice the row index of its game in ``games``.
+
+    ``winner``: one choice per decided game, among all its players. ``order``: one choice per
+    elimination (R10: the order in which players were eliminated), among the players still in
+    the game; the last elimination of a decided game leaves the winner."""
+    if outcome not in OUTCOMES:
+        raise BalanceError(f"outcome must be one of {', '.join(OUTCOMES)}, got {outcome!r}")
+    counts = seat_counts(games)
+    xs: list[FloatArray] = []
+    chosen: list[npt.NDArray[np.bool_]] = []
+    group: list[IntArray] = []
+    owner: list[int] = []
+    winners = games["winner"].tolist()
+    orders = games["elimination_order"].tolist() if outcome == "order" else []
+    for g in range(len(games)):
+        seats = counts.shape[1]
+        if outcome == "winner":
+            w = winners[g]
+            if w is None or (isinstance(w, float) and np.isnan(w)):
+                continue
+            steps = [(list(range(seats)), int(w), 1.0)]
+        else:
+            alive = list(range(seats))
+            steps = []
+            for out in orders[g]:
+                if len(alive) < 2:
+                    break
+                steps.append((list(alive), int(out), -1.0))
+                alive.remove(int(out))
+        for alive, pick, sign in steps:
+            xs.append(sign * counts[g, alive])
+            chosen.append(np.array([s == pick for s in alive]))
+            group.append(np.full(len(alive), len(owner), dtype=np.int64))
+            owner.append(g)
+    if not owner:
+        empty = np.zeros(0, dtype=np.int64)
+        return np.zeros((0, len(KINDS))), np.zeros(0, dtype=bool), empty, empty
+    return (
+        np.concatenate(xs),
+        np.concatenate(chosen),
+        np.concatenate(group),
+        np.asarray(owner, dtype=np.int64),
+    )
+
+
+def fit_choices(
+    x: FloatArray, chosen: npt.NDArray[np.bool_], group: IntArray, choices: int
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The conditional logit of ``chosen`` on ``x`` within each choice (McFadden; exactly one
+    row of each choice is chosen): ``β`` by Newton's method with step halving (the
+    log-likelihood is concave), the information matrix at ``β``, and each choice's score
+    (choices × columns). Where the likelihood has no finite maximum (a column that always went
+    with the chosen row, or never: separation), ``β`` runs off towards infinity in that column
+    and comes back beyond :data:`SEPARATED`."""
+    k = x.shape[1]
+    beta = np.zeros(k)
+
+    def parts(b: FloatArray) -> tuple[float, FloatArray, FloatArray]:
+        eta = x @ b
+        top = np.full(choices, -np.inf)
+        np.maximum.at(top, group, eta)
+        e = np.exp(eta - top[group])
+        total = np.bincount(group, e, minlength=choices)
+        p: FloatArray = np.asarray(e / total[group], dtype=np.float64)
+        loglik = float(eta[chosen].sum() - (top + np.log(total)).sum())
+        columns = [np.bincount(group, p * x[:, j], minlength=choices) for j in range(k)]
+        mean: FloatArray = np.asarray(np.stack(columns, 1), dtype=np.float64)
+        return loglik, p, mean
+
+    loglik, p, mean = parts(beta)
+    picked = np.zeros((choices, k))
+    picked[group[chosen]] = x[chosen]
+    for _ in range(200):
+        grad = (picked - mean).sum(axis=0)
+        info = (x * p[:, None]).T @ x - mean.T @ mean
+        step = np.linalg.lstsq(info, grad, rcond=None)[0]
+        t = 1.0
+        new = parts(beta + step)
+        while new[0] < loglik - 1e-12 * max(1.0, abs(loglik)) and t > 1e-12:
+            t /= 2
+            new = parts(beta + t * step)
+        beta = beta + t * step
+        loglik, p, mean = new
+        if float(np.max(np.abs(t * step))) < 1e-10 or float(np.max(np.abs(beta))) > SEPARATED:
+            break
+    info = (x * p[:, None]).T @ x - mean.T @ mean
+    return beta, info, picked - mean
+
+
+def estimate_games(games: pd.DataFrame, rules: Rules, outcome: str = "order") -> ValueEstimate:
+    """Fit values from a games table (one row per game: ``game``, ``winner`` (seat or None),
+    ``elimination_order`` (seats, first out first), ``kinds`` (per seat, its pieces counted by
+    kind)), reading each game's ``outcome``: ``winner`` (the conditional logit of
+    :func:`estimate`, the same fit) or ``order`` (every elimination, see the module's
+    docstring). Returns a :class:`ValueEstimate` whose ``fit`` holds what a joint covariance of
+    several fits on the same games needs."""
+    missing = [c for c in ("game", "winner", "elimination_order", "kinds") if c not in games]
+    if missing:
+        raise BalanceError(f"the games table lacks columns {missing}")
+    x_all, chosen, group, owner = choice_sets(games, outcome)
+    n_choices = len(owner)
+    counts = seat_counts(games) if len(games) else np.zeros((0, 1, len(KINDS)))
+    flat = counts.reshape(-1, len(KINDS))
+    priced = list(priced_kinds(rules))
+    columns = [KINDS.index(k) for k in priced]
+    varied = _varies_within(x_all[:, columns], group, n_choices) if n_choices else []
+    kinds = [k for k, v in zip(priced, varied, strict=True) if v] if n_choices else []
+    what = "decided games" if outcome == "winner" else "eliminations"
+    if n_choices < MIN_CHOICES or not kinds:
+        raise BalanceError(
+            f"only {n_choices} {what} with varied armies; play more games "
+            "(or fewer turn-limit draws) to estimate values"
+        )
+    separated: dict[str, str] = {}
+    while True:
+        use = [KINDS.index(k) for k in kinds]
+        beta, info, choice_scores = fit_choices(x_all[:, use], chosen, group, n_choices)
+        worst = int(np.argmax(np.abs(beta)))
+        if abs(beta[worst]) <= SEPARATED and np.linalg.cond(info) < 1e12:
+            break
+        held = int(np.count_nonzero(flat[:, KINDS.index(kinds[worst])]))
+        separated[kinds[worst]] = (
+            f"the games cannot price it: the {held} armies that held one always did better (or "
+            "always worse) than the armies they met, so its worth has no finite estimate; play "
+            "more games"
+        )
+        kinds = [k for i, k in enumerate(kinds) if i != worst]
+        if not kinds:
+            raise BalanceError(
+                "the value fit did not converge: every kind separates the players; play more games"
+            )
+    cov: FloatArray = np.asarray(np.linalg.inv(info), dtype=np.float64)
+    costs = np.array([kind_cost(rules, k) for k in kinds], dtype=float)
+    mean: FloatArray = np.asarray(flat[:, use].mean(axis=0), dtype=np.float64)
+    value, se = _in_points(beta, cov, mean, costs)
+    spent, worth = float(mean @ costs), float(mean @ beta)
+    grad = spent * (np.eye(len(beta)) / worth - np.outer(beta, mean) / worth**2)
+    decided = [
+        w is not None and not (isinstance(w, float) and np.isnan(w)) for w in games["winner"]
+    ]
+    won = np.zeros(counts.shape[:2], dtype=bool)
+    for g, w in enumerate(games["winner"]):
+        if decided[g]:
+            won[g, int(w)] = True
+    winners = counts[won][:, use] if won.any() else np.full((1, len(use)), np.nan)
+    table = pd.DataFrame(
+        {
+            "kind": kinds,
+            "cost": costs.astype(int),
+            "value": value,
+            "value_low": value - Z95 * se,
+            "value_high": value + Z95 * se,
+            "ratio": value / costs,
+            "ratio_low": (value - Z95 * se) / costs,
+            "ratio_high": (value + Z95 * se) / costs,
+            "beta": beta,
+            "beta_se": np.sqrt(np.maximum(np.diag(cov), 0.0)),
+            "mean_count": mean,
+            "in_winners": winners.mean(axis=0),
+            "estimated": True,
+            "note": "",
+        }
+    )
+    per_game = np.zeros((len(games), len(kinds)))
+    np.add.at(per_game, owner, choice_scores)
+    ids = games["game"].to_numpy(dtype=np.int64)
+    fit = ChoiceFit(tuple(kinds), beta, cov, ids, per_game, grad)
+    left_out = [k for k in priced if k not in kinds]
+    if left_out:
+        rows = pd.DataFrame(
+            {"game": np.repeat(ids, counts.shape[1]), "won": won.reshape(-1)}
+            | {k: flat[:, KINDS.index(k)] for k in KINDS}
+        )
+        decided_rows = rows[rows.groupby("game")["won"].transform("any")]
+        notes = {
+            k: separated.get(k)
+            or _why_not(rules, k, decided_rows[k] if len(decided_rows) else rows[k])
+            for k in left_out
+        }
+        table = _with_unpriced(table, notes, rows, rows[rows["won"]], rules, priced)
+    return ValueEstimate(table, len(games), int(sum(decided)), len(flat), outcome=outcome, fit=fit)
+
+
+def _varies_within(x: FloatArray, group: IntArray, choices: int) -> list[bool]:
+    """Per column: does it differ between the rows of some choice (else the fit cannot price
+    it: the conditional logit sees only differences within a choice)?"""
+    out = []
+    for j in range(x.shape[1]):
+        high = np.full(choices, -np.inf)
+        low = np.full(choices, np.inf)
+        np.maximum.at(high, group, x[:, j])
+        np.minimum.at(low, group, x[:, j])
+        out.append(bool(np.any(high > low)))
+    return out

@@ -20,11 +20,13 @@ from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from typing import NoReturn
 
-from antipolix.cli import balance, play, replay, rules, serve, simulate, tournament, tune
+from antipolix.cli import balance, perft, play, replay, rules, serve, simulate, tournament, tune
+from antipolix.cli.common import GAME, current_game, game_in
 from antipolix.errors import AntipolixError
+from antipolix.games import DEFAULT
 from antipolix.version import __version__
 
-MODULES = [play, replay, simulate, balance, tournament, tune, rules, serve]
+MODULES = [play, replay, simulate, balance, tournament, tune, rules, perft, serve]
 
 
 class Parser(argparse.ArgumentParser):
@@ -68,7 +70,36 @@ def run_script(script: Callable[[], object]) -> NoReturn:
     sys.exit(0)
 
 
+def _refusal(argv: Sequence[str]) -> str | None:
+    """Why the command ``argv`` names makes no sense for the game it names (a command module's
+    ``refuses(game)``), before its arguments are read: ``balance --game sight``."""
+    words = [t for t in argv if not t.startswith("-")]
+    for module in MODULES:
+        refuses = getattr(module, "refuses", None)
+        if refuses is None:
+            continue
+        names = getattr(module, "COMMANDS", (module.__name__.rpartition(".")[2],))
+        if words and words[0] in names:
+            why: str | None = refuses(current_game())
+            return why
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    named = game_in(argv)
+    token = GAME.set(named or DEFAULT)
+    try:
+        why = None if named is None else _refusal(argv)
+        if why is not None:
+            print(f"antipolix: error: {why}", file=sys.stderr)
+            return 2
+        return _run(argv)
+    finally:
+        GAME.reset(token)
+
+
+def _run(argv: Sequence[str]) -> int:
     args = parser().parse_args(argv)
     try:
         code: int = args.func(args)

@@ -1,18 +1,84 @@
-"""What every command shares: argument types, rules options, agents, error reporting."""
+"""What every command shares: the game played, argument types, rules options, agents, error
+reporting.
+
+Every command takes ``--game NAME`` (default ``antipolix``). The command line is read once for
+it before the commands' parsers are built (:func:`game_in`), so that ``--agents`` is checked
+against that game's agents and defaults to its own (:data:`GAME`).
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextvars
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
+from antipolix import games
 from antipolix.agents import Agent, agent_named
 from antipolix.codec import apply_overrides, load_rules_file, load_rules_table, parse_override
 from antipolix.errors import AntipolixError, RulesError
+from antipolix.games import host
 from antipolix.limits import check_seed, check_size, size_warning
 from antipolix.rulebook import DOC
 from antipolix.rules import Rules
+
+# The game the command line names (``--game``), read before the parsers are built.
+GAME: contextvars.ContextVar[str] = contextvars.ContextVar("game", default=games.DEFAULT)
+
+
+def game_in(argv: Sequence[str]) -> str | None:
+    """The game ``argv`` names with ``--game NAME`` (or ``--game=NAME``, the last one given),
+    the default when it names none, None when it names one that is not registered (the parser
+    refuses it: :func:`game_arg`)."""
+    found: str | None = games.DEFAULT
+    for i, token in enumerate(argv):
+        if token == "--":
+            break
+        name = None
+        if token == "--game" and i + 1 < len(argv):
+            name = argv[i + 1]
+        elif token.startswith("--game="):
+            name = token.partition("=")[2]
+        if name is not None:
+            key = name.strip().lower()
+            found = key if key in games.names() else None
+    return found
+
+
+def game_arg(text: str) -> str:
+    """An argparse type: a registered game's name."""
+    key = text.strip().lower()
+    if key not in games.names():
+        raise argparse.ArgumentTypeError(
+            f"unknown game {text!r} (games: {', '.join(games.names())})"
+        )
+    return key
+
+
+def add_game_option(parser: argparse.ArgumentParser, default: str | None = games.DEFAULT) -> None:
+    """``--game NAME``: one of the registered games (``default``; None: as a file says)."""
+    parser.add_argument(
+        "--game",
+        type=game_arg,
+        default=default,
+        metavar="NAME",
+        help=f"the game played: {', '.join(games.names())} ("
+        + (f"default {default})" if default else "default: the file's)"),
+    )
+
+
+def current_game() -> Any:
+    """The :class:`~antipolix.games.protocol.GameDef` the command line names."""
+    return games.game(GAME.get())
+
+
+def default_agents(antipolix: str) -> str:
+    """A command's default ``--agents``: ``antipolix`` for AntipoliX, else the game's own."""
+    if GAME.get() == games.DEFAULT:
+        return antipolix
+    return ",".join(host.default_agents(current_game()))
 
 
 def int_at_least(minimum: int, what: str = "") -> Callable[[str], int]:
@@ -78,19 +144,24 @@ def add_ray_options(
 
 
 def agent_list(text: str) -> list[str]:
-    """An argparse type: comma-separated built-in agent names, checked at once."""
+    """An argparse type: comma-separated built-in agent names of the game the command line
+    names (:data:`GAME`), checked at once."""
     names = [n.strip() for n in text.split(",")]
+    game = current_game()
     for name in names:
         try:
-            agent_named(name)
+            host.make_agent(game, name)
         except AntipolixError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
     return names
 
 
 def add_rules_options(parser: argparse.ArgumentParser) -> None:
+    """``--game``, ``--rules FILE`` and ``--rule KEY=VALUE``: what game, under what rules."""
+    add_game_option(parser)
     group = parser.add_argument_group(
-        f"rules (the options of {DOC}, default the 1995 rules; 'antipolix rules' prints them)"
+        "rules (the options of the game's rules page, for AntipoliX "
+        f"{DOC}; default: the 1995 rules; 'antipolix rules' prints them)"
     )
     group.add_argument(
         "--rules",
@@ -144,3 +215,39 @@ def _rules_from_args(args: argparse.Namespace, players: int | None) -> Rules:
 
 def agents_from_names(names: list[str]) -> list[Agent]:
     return [agent_named(n) for n in names]
+
+
+def game_rules(game: Any, args: argparse.Namespace, players: int | None = None) -> Any:
+    """Another game's rules from ``--rules`` (a TOML table of its options) and ``--rule``
+    (validated by the game); ``players`` (the number of agents given) fills in the player count
+    when neither sets it, and must agree with it when one does."""
+    texts: dict[str, str] = {}
+    if getattr(args, "rules", None) is not None:
+        for key, value in host.flat(load_rules_table(args.rules)).items():
+            texts[key] = _toml_text(value)
+    for text in getattr(args, "rule", []):
+        key, _ = parse_override(text)
+        texts[key] = text.partition("=")[2].strip()
+    explicit = "players" in texts
+    config = game.config_from_text(texts) if texts else game.config()
+    if players is None:
+        return config
+    if not explicit and config.players != players:
+        return host.with_options(game, config, [("players", players)])
+    if config.players != players:
+        raise RulesError(
+            f"the rules are for {config.players} players but {players} agents are given"
+        )
+    return config
+
+
+def _toml_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ",".join(_toml_text(v) for v in value)
+    return str(value)
+
+
+def game_agents(game: Any, names: Sequence[str]) -> list[Any]:
+    return [host.make_agent(game, n) for n in names]

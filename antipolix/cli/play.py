@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from antipolix.agents import Decision
+from antipolix.cli import games as other
 from antipolix.cli.common import (
     add_rules_options,
     add_seed_option,
@@ -19,6 +20,9 @@ from antipolix.cli.common import (
     agents_from_names,
     int_at_least,
     rules_from_args,
+)
+from antipolix.cli.common import (
+    default_agents as game_default,
 )
 from antipolix.codec import apply_overrides, item_name, rules_overrides
 from antipolix.compiling import compile_notice
@@ -89,7 +93,7 @@ def _game_options(parser: argparse.ArgumentParser, default_agents: str, default_
     parser.add_argument(
         "--agents",
         type=agent_list,
-        default=agent_list(default_agents),
+        default=agent_list(game_default(default_agents)),
         metavar="A,B,...",
         help=f"one built-in agent per seat, comma-separated (default {default_agents}); "
         "the number of agents sets the number of players",
@@ -156,6 +160,8 @@ def play_and_print(
 
 
 def run_play(args: argparse.Namespace) -> int:
+    if args.game != "antipolix":
+        return other.run_play(args)
     rules = rules_from_args(args, players=len(args.agents))
     play_and_print(rules, args.agents, args.seed, args.replay, args.log)
     return 0
@@ -178,6 +184,8 @@ def demo_name(args: argparse.Namespace, rules: Rules) -> str:
 
 
 def run_demo(args: argparse.Namespace) -> int:
+    if args.game != "antipolix":
+        return other.run_demo(args, game_default(DEMO_AGENTS))
     rules = rules_from_args(args, players=len(args.agents))
     out: Path = args.out
     if out.exists() and not out.is_dir():

@@ -6,10 +6,13 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from antipolix.cli import games as other
+from antipolix.cli.common import add_game_option
+from antipolix.errors import ReplayError
 from antipolix.events import Eliminated
+from antipolix.games import replays
 from antipolix.log import describe, piece_namer, summary_lines
 from antipolix.play import verify
-from antipolix.replay import load_replay
 
 
 def register(sub: Any) -> None:
@@ -29,21 +32,37 @@ def register(sub: Any) -> None:
         "if the file is refused.",
     )
     verify.add_argument("file", type=Path, metavar="FILE")
+    add_game_option(verify, None)
     verify.set_defaults(func=run_verify)
     show = verbs.add_parser("show", help="print a replay's header and summary (and its log)")
     show.add_argument("file", type=Path, metavar="FILE")
     show.add_argument("--log", action="store_true", help="print every turn's events")
+    add_game_option(show, None)
     show.set_defaults(func=run_show)
 
 
+def _load(args: argparse.Namespace) -> Any:
+    """The replay of any game (:func:`antipolix.games.replays.load`); with ``--game`` given,
+    a file of another game is refused."""
+    name, _ = replays.game_of(args.file)
+    if args.game is not None and name != args.game:
+        raise ReplayError(f"{args.file} is a replay of {name}, not of {args.game}")
+    return replays.load(args.file)
+
+
 def run_verify(args: argparse.Namespace) -> int:
-    report = verify(load_replay(args.file))
+    replay = _load(args)
+    if isinstance(replay, replays.GameReplay):
+        return other.run_verify(args, replay)
+    report = verify(replay)
     print(f"{args.file}: {report}")
     return 0 if report.complete else 1
 
 
 def run_show(args: argparse.Namespace) -> int:
-    replay = load_replay(args.file)
+    replay = _load(args)
+    if isinstance(replay, replays.GameReplay):
+        return other.run_show(args, replay)
     rules = replay.rules
     print(
         f"{args.file}: antipolix-replay written by antipolix {replay.engine_version}; "

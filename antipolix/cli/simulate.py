@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from antipolix.cli import games as other
 from antipolix.cli.common import (
     add_ray_options,
     add_rules_options,
@@ -19,6 +20,7 @@ from antipolix.cli.common import (
     agent_list,
     agents_from_names,
     checked_rules,
+    default_agents,
     int_at_least,
     rules_from_args,
 )
@@ -52,7 +54,7 @@ def _study_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--agents",
         type=agent_list,
-        default=agent_list("greedy,greedy,greedy,greedy"),
+        default=agent_list(default_agents("greedy,greedy,greedy,greedy")),
         metavar="A,B,...",
         help="one built-in agent per seat, comma-separated (default greedy,greedy,greedy,greedy);"
         " the number of agents sets the number of players",
@@ -108,6 +110,8 @@ def parse_grid(base: Rules, texts: list[str]) -> dict[str, Rules] | Rules:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
+    if args.game != "antipolix":
+        return other.run_simulate(args, _interrupted)
     rules = rules_from_args(args, players=len(args.agents))
     variants = parse_grid(rules, args.grid)
     if isinstance(variants, dict):

@@ -12,12 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from antipolix.agents import AGENTS
+from antipolix.cli import games as other
 from antipolix.cli.common import (
     add_ray_options,
     add_rules_options,
     add_seed_option,
     agent_list,
     checked_rules,
+    current_game,
     int_at_least,
 )
 from antipolix.codec import apply_overrides, load_rules_file, load_rules_table, parse_override
@@ -45,7 +47,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--agents",
         type=agent_list,
-        default=agent_list(",".join(AGENTS)),
+        default=agent_list(",".join(current_game().agents)),
         metavar="A,B,...",
         help="the agents to rate, comma-separated, with parameters after colons "
         f"(search:rollouts=16); default: every built-in agent ({','.join(AGENTS)})",
@@ -139,12 +141,13 @@ def table_rules(args: argparse.Namespace) -> Rules:
 
 
 def run_tournament(args: argparse.Namespace) -> int:
-    rules = table_rules(args)
+    rules = table_rules(args) if args.game == "antipolix" else other.table_rules(args)
     try:
         ladder = tournament(
             args.agents,
             args.games,
             args.players,
+            game=args.game,
             rules=rules,
             seed=args.seed,
             out=args.out,

@@ -25,6 +25,13 @@ from antipolix.errors import AntipolixError
 from antipolix.rules import Rules
 
 
+def refuses(game: Any) -> str | None:
+    """Why ``tune`` makes no sense for ``game``: it tunes AntipoliX's planner."""
+    if game.info.name != "antipolix":
+        return f"tune tunes the weights of antipolix's planner, and {game.info.name} has no planner"
+    return None
+
+
 def weight_names(text: str) -> list[str]:
     """An argparse type: comma-separated planner weight names, checked at once."""
     from antipolix.tuning import Space

@@ -14,7 +14,7 @@ viewer) reaches a game only through this module's types, in the spirit of OpenSp
   generator comes from the game's seed);
 - :class:`GameDef`: the game as the registry holds it (:mod:`antipolix.games`), with the codec
   of its actions and observations, its agents by name, and an optional compiled batch path
-  (:meth:`GameDef.play_batch`) that plays a chunk of whole games in one call.
+  (``GameDef.play_batch``) that plays a chunk of whole games in one call.
 
 Actions are integers in ``[0, num_actions(config))``: a game's own action objects (AntipoliX's
 orders) are its codec's business. A sequential game has one seat to act at a time
@@ -70,6 +70,11 @@ class GameType:
     costs: bool = False  # piece costs a balance study can price (``antipolix balance``)
     board: str = "2d"  # what the viewer draws: "2d" (a board of points) or "3d" (voxels)
 
+    @property
+    def flat(self) -> bool:
+        """Is the game drawn on a 2D board (its ``scene``: :class:`Scene2D`)?"""
+        return self.board == "2d"
+
 
 @dataclass(frozen=True)
 class Option:
@@ -89,7 +94,8 @@ class Outcome:
     the mean of their places); ``elimination_order``: seats out of the game, first out first
     (for a two-player game the loser); ``reason`` a word of the game's rules (``board_full``).
     ``extras`` are the game's own per-game figures (JSON-ready; the results table's game
-    columns)."""
+    columns, :attr:`GameDef.columns`); ``seconds`` the game's wall time when the path that
+    played it timed each game (a compiled batch), else None and the runner times it."""
 
     winner: int | None
     reason: str
@@ -97,6 +103,7 @@ class Outcome:
     places: tuple[float, ...]
     elimination_order: tuple[int, ...] = ()
     extras: Mapping[str, Any] = field(default_factory=dict)
+    seconds: float | None = None  # wall time, when a batch path timed each game itself
 
     @property
     def draw(self) -> bool:
@@ -126,6 +133,35 @@ def places_of(
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class Column:
+    """One column of a study's results table (one row per game): its name, its Arrow type
+    (``"int64"``, ``"string"``, ``"list<int64>"``, ...) and what it holds."""
+
+    name: str
+    arrow: str
+    doc: str
+
+
+# The columns every game's results table has, whatever the game (the runner fills them from
+# the study and the :class:`Outcome`); a game adds its own (:attr:`GameDef.columns`).
+COMMON_COLUMNS: tuple[Column, ...] = (
+    Column("variant", "string", "the rules variant's name (`base` for a single variant)"),
+    Column("overrides", "string", "the variant's options that differ from the defaults"),
+    Column("game", "int64", "the game's index within its variant, 0 … games − 1"),
+    Column("seed", "int64", "the study's root seed (the game's: `game_seed(seed, game)`)"),
+    Column("players", "int64", "the number of seats"),
+    Column("seats", "list<int64>", "per seat, the index of its agent in the study"),
+    Column("agents", "list<string>", "per seat, the agent's label"),
+    Column("winner", "int64", "the winning seat, null for a draw"),
+    Column("winner_agent", "string", "the winner's label, null for a draw"),
+    Column("reason", "string", "how the game ended, a word of its rules"),
+    Column("turns", "int64", "turns played"),
+    Column("elimination_order", "list<int64>", "seats out of the game, first out first"),
+    Column("seconds", "float64", "wall time of the game (the only varying column)"),
+)
+
+
 @runtime_checkable
 class Config(Protocol):
     """A game's rule options: a frozen dataclass, validated when made (a bad value raises a
@@ -140,7 +176,11 @@ class State(Protocol):
     changes it validates first and changes nothing on bad input."""
 
     config: Any
-    turn: int  # actions applied so far (sequential) or turns played (simultaneous)
+
+    @property
+    def turn(self) -> int:
+        """Actions applied so far (sequential) or turns played (simultaneous)."""
+        ...
 
     def to_act(self) -> tuple[int, ...]:
         """The seats that act now, ascending; empty once the game is over."""
@@ -259,8 +299,34 @@ class Scene2D:
 
 class GameDef(Protocol):
     """A game as the registry holds it: the module ``antipolix.games.<name>`` exports one as
-    ``GAME``. Everything but :meth:`play_batch` and :meth:`scene` is required; a 2D game
-    (``info.board == "2d"``) gives :meth:`scene`."""
+    ``GAME``. The members below are required; a 2D game (``info.board == "2d"``) also gives
+    ``scene(state, seat=None) -> Scene2D``: the position as a 2D board, the truth (``seat``
+    None) or what ``seat`` may know, the last action drawn as arrows or rings.
+
+    The platform (:mod:`antipolix.games.host`) also uses these members when a game gives them,
+    and serves the game without them otherwise:
+
+    - ``play_batch(config, agents, seeds) -> list[Outcome] | None``: a compiled path that plays
+      a chunk of whole games in one call (one game per seed, seat ``s`` played by
+      ``agents[s]``), the same outcomes as :func:`play_one` on each seed; None when these
+      agents have no compiled form;
+    - ``columns: tuple[Column, ...]``: the game's own columns of a results table, filled from
+      :attr:`Outcome.extras` (default: none); ``layout: tuple[str, ...]``, the order of every
+      column when the game keeps an order of its own (AntipoliX's tables);
+    - ``default_agents: tuple[str, ...]``: who plays when a command names no agents;
+    - ``perft(config, depth) -> int``: the number of action sequences of ``depth`` from the
+      start, from a fast path of the game's (S11's perft); a deterministic sequential game
+      without one is counted through :class:`State`;
+    - ``board_text(state) -> str``: the position as lines of text (``antipolix demo``); else
+      the text is drawn from ``scene``;
+    - a game whose agents and replays are its own (AntipoliX: agents with army policies and
+      think times, replay format 2) gives ``make_agent``, ``agent_label``, ``agent_record``,
+      ``normal_record``, ``agent_from_record``, ``check_agents``, ``with_options``,
+      ``table_config``, ``play``, ``warm`` (see :mod:`antipolix.games.host`), ``load_replay``
+      and ``verify_replay`` (:mod:`antipolix.games.replays`); a simultaneous game gives its
+      PettingZoo ``parallel_env`` (:mod:`antipolix.games.env`). A game made of
+      :class:`GameAgent` subclasses needs none of them.
+    """
 
     info: GameType  # what the game declares
     options: tuple[Option, ...]
@@ -276,7 +342,8 @@ class GameDef(Protocol):
         ...
 
     def config_to_dict(self, config: Any) -> dict[str, Any]:
-        """JSON-ready; :meth:`config_from_dict` reads it back to an equal configuration."""
+        """JSON-ready, every option; :meth:`config_from_dict` reads it back to an equal
+        configuration."""
         ...
 
     def config_from_dict(self, data: Mapping[str, Any]) -> Any: ...
@@ -290,28 +357,18 @@ class GameDef(Protocol):
         ...
 
     def action_to_text(self, state: State, action: int) -> str:
-        """An action in the words of the rules (``Place (2, 3)``), for logs and pages."""
+        """An action in the words of the rules (``Place (2, 3)``), for logs and pages; ``state``
+        is the position it is played in."""
         ...
 
-    def action_to_json(self, action: int) -> Any:
-        """An action as replays store it (the game's own notation; JSON-ready)."""
+    def action_to_json(self, config: Any, action: int) -> Any:
+        """An action as replays store it (the game's own notation; JSON-ready). The
+        configuration says what the integer means: on boards of different sizes one integer
+        names different points."""
         ...
 
-    def action_from_json(self, data: Any) -> int:
-        """Read back :meth:`action_to_json`; anything else raises GameError."""
-        ...
-
-    def scene(self, state: State, seat: int | None = None) -> Scene2D:
-        """The position as a 2D board, the truth (``seat`` None) or what ``seat`` may know; the
-        last action set drawn as arrows or rings."""
-        ...
-
-    def play_batch(
-        self, config: Any, agents: Sequence[GameAgent], seeds: Sequence[np.random.SeedSequence]
-    ) -> list[Outcome] | None:
-        """Optional compiled path: whole games, one per seed (seat ``s`` played by
-        ``agents[s]``), in one call; the same outcomes as :func:`play_one` on each seed. None
-        when these agents have no compiled form (the platform then plays game by game)."""
+    def action_from_json(self, config: Any, data: Any) -> int:
+        """Read back :meth:`action_to_json` under ``config``; anything else raises GameError."""
         ...
 
 

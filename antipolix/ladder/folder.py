@@ -15,16 +15,18 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from antipolix.codec import rules_to_dict
+from antipolix import games as registry
+from antipolix.errors import AntipolixError
 from antipolix.files import check_creatable, compare_studies, refuse_other_files, write_atomically
+from antipolix.games import host
 from antipolix.ladder.ratings import LadderError
 from antipolix.ladder.schedule import GAMES, Sitting, lineup_games, lineup_key, lineups
-from antipolix.rules import Rules
 from antipolix.runner.store import STUDY_FILE
 
 MANIFEST = "tournament.json"
 FORMAT = "antipolix-tournament"
 VERSION = 1
+VERSION_GAMES = 2  # a tournament of another game than AntipoliX (it names it: ``game``)
 LINEUP_GAMES = "lineup_games"  # games of chosen lineups, when not games_per_lineup
 PLAN = "plan"  # the manifest's derived part (lineups, sittings): written, never compared
 REPORTS = ("ratings.csv", "ratings.md", "ratings.png", "scores.csv", "usage.csv")
@@ -36,23 +38,31 @@ def describe(
     players: int,
     games: int,
     seed: int,
-    rules: Rules,
+    rules: Any,
     seating: str = "all",
     more: Mapping[str, int] | None = None,
+    game: str = registry.DEFAULT,
 ) -> dict[str, Any]:
-    """What a tournament is, JSON-ready (the manifest, its plan aside). ``more``: games of
-    chosen lineups (:func:`~antipolix.ladder.schedule.check_lineup_games`), kept only when
-    some are chosen, so that a tournament without them reads as before."""
-    data = {
+    """What a tournament is, JSON-ready (the manifest, its plan aside): its game, agents (by
+    registry name), tables, seed and rules. ``more``: games of chosen lineups
+    (:func:`~antipolix.ladder.schedule.check_lineup_games`), kept only when some are chosen,
+    so that a tournament without them reads as before."""
+    played = registry.game(game)
+    data: dict[str, Any] = {
         "format": FORMAT,
-        "version": VERSION,
+        "version": VERSION if game == registry.DEFAULT else VERSION_GAMES,
+        "game": game,
+    }
+    if game != registry.DEFAULT:
+        data["game_version"] = played.info.version
+    data |= {
         "agents": list(labels),
         "agent_specs": list(specs),
         "players": int(players),
         "games_per_lineup": int(games),
         "seed": int(seed),
         "seating": seating,
-        "rules": rules_to_dict(rules),
+        "rules": played.config_to_dict(rules),
     }
     if more:
         data[LINEUP_GAMES] = dict(more)
@@ -71,12 +81,40 @@ def read_manifest(folder: Path) -> dict[str, Any]:
         raise LadderError(f"{path} cannot be read: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise LadderError(f"{path} is not an antipolix tournament manifest; use another folder")
-    if data.get("version") != VERSION:
+    if data.get("version") not in (VERSION, VERSION_GAMES):
         raise LadderError(
             f"{path} has tournament format version {data.get('version')!r}; this antipolix "
-            f"reads version {VERSION}"
+            f"reads versions {VERSION} and {VERSION_GAMES}"
+        )
+    game = data.get("game", registry.DEFAULT)
+    try:
+        played = registry.game(game)
+    except AntipolixError:
+        raise LadderError(
+            f"{path} is a tournament of the game {game!r}, which this antipolix does not have"
+        ) from None
+    if data.get("game_version", played.info.version) != played.info.version:
+        raise LadderError(
+            f"{path} is a tournament of {game} version {data.get('game_version')!r}; this "
+            f"antipolix plays version {played.info.version}: use a new folder"
         )
     return data
+
+
+def normal_manifest(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A manifest as :func:`describe` writes one today: one written before manifests named
+    their game is AntipoliX's, and its agents recorded by module path read as today's
+    records (:func:`antipolix.games.host.normal_record`)."""
+    out = dict(data)
+    name = out.setdefault("game", registry.DEFAULT)
+    try:
+        played = registry.game(name)
+    except AntipolixError:
+        return out
+    specs = out.get("agent_specs")
+    if isinstance(specs, list) and all(isinstance(a, Mapping) for a in specs):
+        out["agent_specs"] = [host.normal_record(played, a) for a in specs]
+    return out
 
 
 def check_folder(folder: Path, spec: dict[str, Any]) -> Literal["new", "same", "grows"]:
@@ -89,8 +127,8 @@ def check_folder(folder: Path, spec: dict[str, Any]) -> Literal["new", "same", "
     if not folder.is_dir():
         raise LadderError(f"cannot use {folder} for a tournament: it is not a folder")
     if (folder / MANIFEST).exists():
-        old = {k: v for k, v in read_manifest(folder).items() if k != PLAN}
-        change = _compare(folder, old, spec)
+        old = {k: v for k, v in normal_manifest(read_manifest(folder)).items() if k != PLAN}
+        change = _compare(folder, old, normal_manifest(spec))
         if isinstance(change, tuple):
             what = [_specs_change(old, spec) if c == "agent_specs differ" else c for c in change]
             was = old.get("seating")
@@ -147,8 +185,8 @@ def _specs_change(old: dict[str, Any], new: dict[str, Any]) -> str:
     if not changed:
         return "agent_specs differ"
     return (
-        f"the settings of {', '.join(changed)} differ (parameters, army policy, class or the "
-        "tuned weights)"
+        f"the settings of {', '.join(changed)} differ (parameters, army policy, built-in or "
+        "not, or the tuned weights)"
     )
 
 

@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from antipolix.agents import Agent, agent_label, agent_named
+from antipolix import games as registry
+from antipolix.agents import Agent
 from antipolix.checks import is_int
-from antipolix.codec import rules_from_dict, rules_overrides, with_options
 from antipolix.errors import AntipolixError
+from antipolix.games import host
+from antipolix.games.protocol import GameAgent
 from antipolix.ladder.folder import (
     LINEUP_GAMES,
     check_folder,
@@ -34,13 +36,14 @@ from antipolix.ladder.schedule import (
     schedule,
     seating_text,
 )
-from antipolix.limits import check_seed, check_size
+from antipolix.limits import check_seed
 from antipolix.rules import Rules
 from antipolix.runner import Results
 from antipolix.runner.on_ray import host_port
 from antipolix.runner.run import StudyJob, simulate_studies
 from antipolix.runner.store import Store
 from antipolix.runner.study import make_study
+from antipolix.runner.variants import check_game
 
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped, unused-ignore]
@@ -144,8 +147,14 @@ class Ladder:
         return sum(self.lineup_games.values())
 
     @property
-    def rules(self) -> Rules:
-        return rules_from_dict(self.manifest["rules"])
+    def game(self) -> str:
+        """The registry name of the game played (:mod:`antipolix.games`)."""
+        return str(self.manifest.get("game", registry.DEFAULT))
+
+    @property
+    def rules(self) -> Any:
+        """The tables' rules: a :class:`~antipolix.Rules`, or the game's configuration."""
+        return registry.game(self.game).config_from_dict(self.manifest["rules"])
 
     @property
     def complete(self) -> bool:
@@ -159,17 +168,22 @@ class Ladder:
         shown = len(self.games)
         chosen = self.manifest.get(LINEUP_GAMES) or {}
         more = "; ".join(f"{key.replace(',', ', ')}: {n}" for key, n in chosen.items())
-        overrides = " ".join(rules_overrides(self.rules))
+        game = registry.game(self.game)
+        overrides = " ".join(host.overrides(game, self.rules))
+        played = "" if self.game == registry.DEFAULT else f"{game.info.title}: "
+        drawn = " (think times drawn by the engine, R7)" if self.game == registry.DEFAULT else ""
         return (
-            f"{len(agents)} agents ({', '.join(agents)}) at {k}-player tables: {tables} "
+            played
+            + f"{len(agents)} agents ({', '.join(agents)}) at {k}-player tables: {tables} "
             f"lineup{'s' if tables != 1 else ''} (every {k} distinct agents), "
             f"{self.games_per_lineup} games each"
             + (f" (but {more})" if more else "")
             + ", "
             + ("seats rotated; " if self.seating == "rotation" else "in every seat order; ")
             + (f"{total} games" if shown == total else f"{shown} of {total} games so far")
-            + f", seed {self.manifest['seed']}. Rules: {overrides or 'the defaults'} "
-            "(think times drawn by the engine, R7)."
+            + f", seed {self.manifest['seed']}. Rules: {overrides or 'the defaults'}"
+            + drawn
+            + "."
         )
 
     def run_line(self) -> str:
@@ -200,6 +214,7 @@ def tournament(
     games: int,
     players: int = 2,
     *,
+    game: str = registry.DEFAULT,
     rules: Rules | None = None,
     seed: int = 0,
     out: str | Path | None = None,
@@ -228,8 +243,11 @@ def tournament(
       ``{"greedy,planner": 2000}`` (a lineup's agents comma-separated, in any order): more games
       where the agents are fast, or where a gap between two agents needs them. They grow and
       never shrink, as ``games`` does.
-    - ``rules``: the rules (default :class:`~antipolix.Rules`), with ``players`` set to
-      ``players`` and ``think_times="drawn"`` (R7) always, so that no agent gains on the clock.
+    - ``game``: the game played (a registry name, :mod:`antipolix.games`; AntipoliX by
+      default): its agents, its rules, its finishing places.
+    - ``rules``: the rules (default :class:`~antipolix.Rules`, or the game's default
+      configuration), with ``players`` set to ``players`` and, for AntipoliX,
+      ``think_times="drawn"`` (R7) always, so that no agent gains on the clock.
     - ``seed``, ``workers``, ``address``, ``chunk_size``, ``progress``: as in
       :func:`antipolix.simulate` (``workers=0``: in this process, no Ray).
     - ``out``: the tournament folder (``tournament.json``, the games under ``games/`` as
@@ -244,7 +262,7 @@ def tournament(
     began = time.perf_counter()
     plan = _prepare(
         agents, games, players, rules, seed, out, workers, address, chunk_size, seating,
-        lineup_games,
+        lineup_games, game,
     )  # fmt: skip
     if not is_int(bootstrap) or bootstrap < 0:
         raise LadderError(f"bootstrap must be an integer >= 0, got {bootstrap!r}")
@@ -273,13 +291,14 @@ def tournament(
 class _Plan:
     """A checked tournament: what to play and where; nothing written yet."""
 
-    rules: Rules
-    agents: list[Agent]
+    rules: Any
+    agents: list[Any]
     labels: list[str]
     sittings: list[Sitting]
     spec: dict[str, Any]
     folder: Path
     keep: object = None
+    game: str = registry.DEFAULT
 
 
 def _prepare(
@@ -294,12 +313,16 @@ def _prepare(
     chunk_size: int | None,
     seating: str,
     lineup_games: object = None,
+    game: str = registry.DEFAULT,
 ) -> _Plan:
     """Every check, in the order a user fixes them; nothing written."""
-    bots = _agents(agents)
-    labels = [agent_label(a) for a in bots]
-    if not is_int(players) or not 2 <= players <= 10:
-        raise LadderError(f"players must be an integer from 2 to 10, got {players!r}")
+    game = check_game(game)
+    played = registry.game(game)
+    bots = _agents(played, agents)
+    labels = [host.agent_label(played, a) for a in bots]
+    low, high = played.info.min_players, played.info.max_players
+    if not is_int(players) or not low <= players <= high:
+        raise LadderError(f"players must be an integer from {low} to {high}, got {players!r}")
     if players > len(bots):
         raise LadderError(
             f"{players}-player tables need at least {players} different agents, got "
@@ -310,42 +333,39 @@ def _prepare(
     check_seating(seating)
     seed = check_seed(seed)
     _check_run_options(workers, address, chunk_size)
-    table = _table_rules(rules, players)
-    more = check_lineup_games(labels, players, lineup_games, _label)
+    table = _table_rules(played, rules, players)
+    def label(name: str) -> str:  # the ladder label of an agent name (search:rollouts=8)
+        return host.agent_label(played, host.make_agent(played, name))
+
+    more = check_lineup_games(labels, players, lineup_games, label)
     sittings = schedule(labels, players, games, seed, seating, more)
-    specs = [json_spec(a) for a in bots]
-    spec = describe(labels, specs, players, games, seed, table, seating, more)
+    specs = [host.agent_record(played, a) for a in bots]
+    spec = describe(labels, specs, players, games, seed, table, seating, more, game)
     keep = tempfile.TemporaryDirectory(prefix="antipolix-tournament-") if out is None else None
     folder = Path(keep.name) / "ladder" if keep is not None else Path(out or ".")
     check_folder(folder, spec)
     for s in sittings:
-        _check_sitting(table, bots, s, folder)
-    return _Plan(table, bots, labels, sittings, spec, folder, keep)
+        _check_sitting(game, table, bots, s, folder)
+    return _Plan(table, bots, labels, sittings, spec, folder, keep, game)
 
 
-def _label(name: str) -> str:
-    """The ladder label of an agent name (``search:rollouts=8`` is ``search``)."""
-    return agent_label(agent_named(name))
-
-
-def json_spec(agent: Agent) -> dict[str, Any]:
-    return {"class": f"{type(agent).__module__}.{type(agent).__qualname__}", **agent.spec()}
-
-
-def _agents(agents: Sequence[Agent | str] | str) -> list[Agent]:
+def _agents(played: Any, agents: Sequence[Any] | str) -> list[Any]:
     if isinstance(agents, str):
         agents = [a.strip() for a in agents.split(",")]
-    if isinstance(agents, Agent) or not isinstance(agents, Sequence):
+    kind = Agent if played.info.name == registry.DEFAULT else GameAgent
+    if isinstance(agents, kind) or not isinstance(agents, Sequence):
         raise LadderError(f"agents must be a list of agent names or agents, got {agents!r}")
-    bots: list[Agent] = []
+    bots: list[Any] = []
     for a in agents:
         if isinstance(a, str):
-            bots.append(agent_named(a))
-        elif isinstance(a, Agent):
+            bots.append(host.make_agent(played, a))
+        elif isinstance(a, kind):
             bots.append(a)
         else:
-            raise LadderError(f"an agent is a name (e.g. 'greedy') or an Agent, got {a!r}")
-    labels = [agent_label(a) for a in bots]
+            raise LadderError(
+                f"an agent is a name (e.g. 'greedy') or an {kind.__name__}, got {a!r}"
+            )
+    labels = [host.agent_label(played, a) for a in bots]
     for i, label in enumerate(labels):
         if label in labels[:i]:
             j = labels.index(label)
@@ -358,13 +378,13 @@ def _agents(agents: Sequence[Agent | str] | str) -> list[Agent]:
     return bots
 
 
-def _table_rules(rules: Rules | None, players: int) -> Rules:
-    base = Rules() if rules is None else rules
-    if not isinstance(base, Rules):
-        raise LadderError(f"rules must be a Rules, got {type(base).__name__}")
-    table = with_options(base, [("players", players), ("think_times", "drawn")])
-    check_size(table)
-    return table
+def _table_rules(played: Any, rules: Any, players: int) -> Any:
+    base = played.config() if rules is None else rules
+    kind = type(played.config())
+    if not isinstance(base, kind):
+        what = "Rules" if kind is Rules else f"configuration of {played.info.name}"
+        raise LadderError(f"rules must be a {what}, got {type(base).__name__}")
+    return host.table_config(played, base, players)
 
 
 def _check_run_options(workers: Any, address: Any, chunk_size: Any) -> None:
@@ -380,12 +400,14 @@ def _check_run_options(workers: Any, address: Any, chunk_size: Any) -> None:
             raise LadderError("workers=0 plays in this process; an address needs Ray")
 
 
-def _check_sitting(rules: Rules, agents: Sequence[Agent], s: Sitting, folder: Path) -> None:
+def _check_sitting(
+    game: str, rules: Any, agents: Sequence[Any], s: Sitting, folder: Path
+) -> None:
     """Refuse, naming the lineup, what the runner would refuse for this sitting (its folder
     holds another study or stray chunk files, agents that cannot play these rules)."""
     seated = [agents[i] for i in s.agents]
     try:
-        study, _ = make_study(rules, seated, s.games, s.seed, False, False)
+        study, _ = make_study(rules, seated, s.games, s.seed, False, False, game)
         store = Store(folder / s.folder, study)
         store.check()
         store.missing()
@@ -404,7 +426,12 @@ def _play(
     used, is started or joined once, and only if a game is missing); the number played."""
     jobs = [
         StudyJob(
-            plan.rules, [plan.agents[i] for i in s.agents], s.games, s.seed, plan.folder / s.folder
+            plan.rules,
+            [plan.agents[i] for i in s.agents],
+            s.games,
+            s.seed,
+            plan.folder / s.folder,
+            plan.game,
         )
         for s in plan.sittings
     ]

@@ -435,8 +435,6 @@ class Search:
         space.decode(space.centre(), table)  # an army can be bought at all (R3)
         import cma
 
-        from antipolix.ladder.run import json_spec
-
         spec = _json(
             {
                 "format": STUDY_FORMAT,
@@ -444,7 +442,10 @@ class Search:
                 "engine": __version__,
                 "cma": cma.__version__,
                 "rules": rules_to_dict(table),
-                "agent": json_spec(bot),
+                "agent": {
+                    "class": f"{type(bot).__module__}.{type(bot).__qualname__}",
+                    **bot.spec(),
+                },
                 "label": agent_label(bot),
                 "seed": seed,
                 **asdict(settings),

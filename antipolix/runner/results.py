@@ -16,15 +16,14 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from antipolix.agents import AGENTS, Agent, agent_from_spec
-from antipolix.codec import rules_from_dict
-from antipolix.end import GameResult
-from antipolix.errors import SimulationError
-from antipolix.play import play
-from antipolix.rules import Rules
+from antipolix import games as registry
+from antipolix.end import EndReason, GameResult
+from antipolix.errors import AntipolixError, SimulationError
+from antipolix.games import host, replays
+from antipolix.games.protocol import Outcome
 from antipolix.runner.rows import schema
 from antipolix.runner.seeds import game_seed, seat_order
-from antipolix.runner.store import chunk_files, read_study
+from antipolix.runner.store import chunk_files, read_study, study_game
 from antipolix.stats import wilson_interval
 
 if TYPE_CHECKING:
@@ -81,6 +80,7 @@ class Results:
     def __init__(self, path: str | Path, *, run: RunInfo | None = None, keep: object = None):
         self.path = Path(path)
         self.study = read_study(self.path)
+        self._schema = schema(study_game(self.study))
         self.run = run
         self._keep = keep  # a TemporaryDirectory that lives as long as these results
         self._table: pa.Table | None = None
@@ -91,6 +91,11 @@ class Results:
         return cls(path)
 
     # -- what the study is -------------------------------------------------------------------------
+
+    @property
+    def game(self) -> str:
+        """The registry name of the study's game (:mod:`antipolix.games`)."""
+        return study_game(self.study)
 
     @property
     def seed(self) -> int:
@@ -110,9 +115,10 @@ class Results:
         """The study's agents' labels, in the order they were given."""
         return list(self.study["labels"])
 
-    def rules(self, variant: str | None = None) -> Rules:
-        """The rules of a variant (of the only one by default)."""
-        return rules_from_dict(self._variant(variant)["rules"])
+    def rules(self, variant: str | None = None) -> Any:
+        """The rules of a variant (of the only one by default): a :class:`~antipolix.Rules`,
+        or the configuration of the study's game."""
+        return registry.game(self.game).config_from_dict(self._variant(variant)["rules"])
 
     def _variant(self, variant: str | None) -> dict[str, Any]:
         variants = self.study["variants"]
@@ -159,9 +165,10 @@ class Results:
             return self._table if cols is None else self._table.select(cols)
         files = self.files()
         if not files:
-            empty = schema().empty_table()
+            empty = self._schema.empty_table()
             return empty if cols is None else empty.select(cols)
-        return pa.concat_tables([pq.read_table(p, columns=cols, schema=schema()) for p in files])
+        parts = [pq.read_table(p, columns=cols, schema=self._schema) for p in files]
+        return pa.concat_tables(parts)
 
     @property
     def table(self) -> pa.Table:
@@ -188,7 +195,7 @@ class Results:
             yield self._table.select(list(columns))
             return
         for path in self.files():
-            yield pq.read_table(path, columns=list(columns), schema=schema())
+            yield pq.read_table(path, columns=list(columns), schema=self._schema)
 
     def win_rates(self, by: Literal["agent", "seat"] = "agent") -> pd.DataFrame:
         """Wins per agent (label) or per seat, per variant, with Wilson 95 % intervals.
@@ -204,7 +211,7 @@ class Results:
         if by not in ("agent", "seat"):
             raise SimulationError(f"win_rates(by=...) takes 'agent' or 'seat', got {by!r}")
         parts = [_win_counts(t, by) for t in self._parts(["variant", "agents", "winner"])]
-        counts = pd.concat(parts) if parts else _win_counts(schema().empty_table(), by)
+        counts = pd.concat(parts) if parts else _win_counts(self._schema.empty_table(), by)
         keys = counts[by]
         if by == "agent":
             keys = pd.Categorical(keys, categories=_ordered(self.agents, keys))
@@ -433,27 +440,43 @@ class Results:
         path: str | Path,
         *,
         variant: str | None = None,
-        agents: Sequence[Agent] | None = None,
-    ) -> GameResult:
-        """Play game ``game`` of a variant again and write its replay file to ``path``.
+        agents: Sequence[Any] | None = None,
+    ) -> Any:
+        """Play game ``game`` of a variant again and write its replay file to ``path``; its
+        result (AntipoliX's :class:`~antipolix.GameResult`, another game's
+        :class:`~antipolix.games.protocol.Outcome`).
 
         The agents are rebuilt from the study when they are built-in; otherwise pass the same
         ``agents`` as to :func:`antipolix.simulate`.
         """
         if not 0 <= game < self.games:
             raise SimulationError(f"game {game} is not in the study (0 … {self.games - 1})")
+        played = registry.game(self.game)
         rules = self.rules(variant)
         if agents is None:
             agents = []
             for spec in self.study["agents"]:
-                cls = AGENTS.get(spec["name"])
-                if cls is None or spec.get("class") != f"{cls.__module__}.{cls.__qualname__}":
+                try:
+                    agents.append(host.agent_from_record(played, spec))
+                except AntipolixError:
                     raise SimulationError(
                         f"agent {spec['name']!r} is not a built-in agent; pass the study's agents"
-                    )
-                agents.append(agent_from_spec(spec))
+                    ) from None
         seats = seat_order(self.seed, game, rules.players, bool(self.study["shuffle_seats"]))
-        return play(rules, [agents[j] for j in seats], game_seed(self.seed, game), replay=path)
+        outcome = replays.play(
+            played, rules, [agents[j] for j in seats], game_seed(self.seed, game), replay=path
+        )
+        return _result(outcome) if self.game == registry.DEFAULT else outcome
+
+
+def _result(outcome: Outcome) -> Any:
+    """AntipoliX's result of an outcome (R10), as :meth:`Results.replay` returned it."""
+    return GameResult(
+        outcome.winner,
+        EndReason[outcome.reason.upper()],
+        outcome.turns,
+        tuple(outcome.elimination_order),
+    )
 
 
 def _win_counts(t: pa.Table, by: str) -> pd.DataFrame:

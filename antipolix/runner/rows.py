@@ -15,10 +15,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from antipolix.codec import ITEMS, item_name
+from antipolix import games
+from antipolix.codec import ARMY_COLUMNS, army_counts, count_column
 from antipolix.end import GameResult
+from antipolix.games import host
 from antipolix.pieces import ArmyItem
 from antipolix.usage import USAGE
+
+__all__ = [
+    "ARMY_COLUMNS",
+    "COLUMNS",
+    "DETERMINISTIC_COLUMNS",
+    "GameRow",
+    "army_counts",
+    "column_docs",
+    "count_column",
+    "schema",
+    "table_columns",
+]
 
 if TYPE_CHECKING:
     import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
@@ -30,16 +44,6 @@ if TYPE_CHECKING:
 def _column(arrow: str, doc: str) -> dict[str, str]:
     """A column's metadata: its Arrow type and what it holds."""
     return {"arrow": arrow, "doc": doc}
-
-
-def count_column(item: ArmyItem) -> str:
-    """The column of an army item's counts: ``hovercraft+invisible`` →
-    ``n_hovercraft_invisible``."""
-    return "n_" + item_name(item).replace("+", "_")
-
-
-ARMY_COLUMNS: tuple[str, ...] = tuple(count_column(item) for item in ITEMS)
-_COLUMN_OF = dict(zip(ITEMS, ARMY_COLUMNS, strict=True))
 
 
 @dataclass(frozen=True)
@@ -176,15 +180,6 @@ class GameRow:
         )
 
 
-def army_counts(armies: Sequence[Sequence[ArmyItem]]) -> dict[str, list[int]]:
-    """Per army-item column, per seat, how many such pieces the seat placed."""
-    out = {name: [0] * len(armies) for name in ARMY_COLUMNS}
-    for seat, army in enumerate(armies):
-        for item in army:
-            out[_COLUMN_OF[item]][seat] += 1
-    return out
-
-
 def _arrow(f: dataclasses.Field[Any]) -> str | None:
     arrow: str | None = f.metadata.get("arrow")
     return arrow
@@ -199,8 +194,10 @@ DETERMINISTIC_COLUMNS = tuple(name for name, _ in COLUMNS if name != "seconds")
 
 
 @functools.cache
-def schema() -> pa.Schema:
-    """The Arrow schema of a results table (one row per game)."""
+def schema(game: str = "antipolix") -> pa.Schema:
+    """The Arrow schema of a results table (one row per game) of ``game``: AntipoliX's
+    (:data:`COLUMNS`), or another game's common and own columns
+    (:func:`antipolix.games.host.columns`)."""
     import pyarrow as pa
 
     def arrow(kind: str) -> Any:  # "list<int64>" → pa.list_(pa.int64())
@@ -208,7 +205,12 @@ def schema() -> pa.Schema:
             return pa.list_(arrow(kind[5:-1]))
         return getattr(pa, kind)()
 
-    return pa.schema([(name, arrow(kind)) for name, kind in COLUMNS])
+    return pa.schema([(name, arrow(kind)) for name, kind in table_columns(game)])
+
+
+def table_columns(game: str = "antipolix") -> tuple[tuple[str, str], ...]:
+    """Every column of ``game``'s results table with its Arrow type, in order."""
+    return tuple((c.name, c.arrow) for c in host.columns(games.game(game)))
 
 
 def column_docs() -> list[tuple[str, str]]:

@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from antipolix.agents import agent_label
+from antipolix import games as registry
 from antipolix.agents.base import Agent
-from antipolix.autoplay import compiled, warm
+from antipolix.autoplay import compiled
 from antipolix.checks import is_int
 from antipolix.compiling import compile_notice
 from antipolix.errors import AntipolixError, SimulationError
+from antipolix.games import host
 from antipolix.runner.games import ChunkOutput, play_chunk
 from antipolix.runner.on_ray import capacity as on_ray_capacity
 from antipolix.runner.on_ray import connect, host_port, run_on_ray
@@ -40,10 +41,11 @@ def check_out(
     *,
     shuffle_seats: bool = False,
     replays: bool = False,
+    game: str = registry.DEFAULT,
 ) -> None:
     """Refuse, before any work, what :func:`simulate` would refuse for this study and ``out``
     (bad arguments, a folder that is not writable or holds another study); write nothing."""
-    study, _ = make_study(rules, agents, games, seed, shuffle_seats, replays)
+    study, _ = make_study(rules, agents, games, seed, shuffle_seats, replays, game)
     Store(Path(out), study).check()
 
 
@@ -53,6 +55,7 @@ def simulate(
     games: int,
     seed: int,
     *,
+    game: str = registry.DEFAULT,
     workers: int | None = None,
     address: str | None = None,
     out: str | Path | None = None,
@@ -63,9 +66,11 @@ def simulate(
 ) -> Results:
     """Play ``games`` seeded games per rules variant and return their :class:`Results`.
 
-    - ``rules``: one :class:`~antipolix.Rules`, or a grid of variants: a list of Rules (named by
-      the options that differ) or a dict name → Rules (see :func:`rules_grid`). Every variant
-      plays the same game seeds.
+    - ``game``: the game played (a registry name, :mod:`antipolix.games`; AntipoliX by
+      default); the study folder records it.
+    - ``rules``: one :class:`~antipolix.Rules` (or the game's configuration), or a grid of
+      variants: a list of them (named by the options that differ) or a dict name → Rules (see
+      :func:`rules_grid`). Every variant plays the same game seeds.
     - ``agents``: one agent object (or built-in agent name) per seat, as in
       :func:`antipolix.play`; ``shuffle_seats=True`` seats them in a random order per game,
       drawn from that game's seed.
@@ -86,7 +91,7 @@ def simulate(
     :class:`~antipolix.errors.AntipolixError`) before any game is played.
     """
     began = time.perf_counter()
-    study, payload = make_study(rules, agents, games, seed, shuffle_seats, bool(replays))
+    study, payload = make_study(rules, agents, games, seed, shuffle_seats, bool(replays), game)
     _check_options(workers, address, chunk_size, replays, out)
     keep = tempfile.TemporaryDirectory(prefix="antipolix-simulate-") if out is None else None
     store = Store(Path(keep.name) if keep is not None else Path(out or "."), study)
@@ -114,6 +119,7 @@ class StudyJob:
     games: int
     seed: int
     out: Path
+    game: str = registry.DEFAULT
 
 
 def simulate_studies(
@@ -134,7 +140,9 @@ def simulate_studies(
     _check_options(workers, address, chunk_size, False, None)
     studies = []
     for job in jobs:
-        study, payload = make_study(job.rules, job.agents, job.games, job.seed, False, False)
+        study, payload = make_study(
+            job.rules, job.agents, job.games, job.seed, False, False, job.game
+        )
         store = Store(Path(job.out), study)
         store.check()
         studies.append(_Study(store, payload, int(job.games) * len(payload.variants)))
@@ -300,6 +308,8 @@ def _compile_notice(first: Sequence[tuple[_Study, int]], bar: Bar | None) -> Non
     hung; nothing when the disk cache holds it."""
     notes = []
     for study, _ in first:
+        if study.payload.game != registry.DEFAULT:  # the notice knows AntipoliX's kernels
+            continue
         agents = study.payload.agents
         note = compile_notice(agents, whole=compiled(agents) and not study.payload.replays)
         if note is not None and note not in notes:
@@ -321,8 +331,9 @@ def _warm(first: Sequence[tuple[_Study, int]], bar: Bar | None) -> None:
     seen: set[str] = set()
     for study, variant in first:
         payload = study.payload
+        game = registry.game(payload.game)
         rules = payload.variants[variant].rules
-        keys = {f"{agent_label(a)}|{rules!r}" for a in payload.agents}
+        keys = {f"{payload.game}|{host.agent_label(game, a)}|{rules!r}" for a in payload.agents}
         if keys <= seen:
             continue
         seen |= keys
@@ -330,4 +341,4 @@ def _warm(first: Sequence[tuple[_Study, int]], bar: Bar | None) -> None:
             bar.describe("loading the compiled core")
         # a game that cannot be played: the tasks will say which, and why
         with contextlib.suppress(AntipolixError):
-            warm(rules, payload.agents)
+            host.warm(game, rules, list(payload.agents))

@@ -20,11 +20,13 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from antipolix.errors import SimulationError
+from antipolix import games
+from antipolix.errors import AntipolixError, SimulationError
 from antipolix.files import (
     Writer,
     check_creatable,
@@ -32,11 +34,13 @@ from antipolix.files import (
     locked_folder,
     write_atomically,
 )
+from antipolix.games import host
 from antipolix.runner.rows import schema
 
 STUDY_FILE = "_study.json"
 STUDY_FORMAT = "antipolix-study"
 STUDY_VERSION = 2  # 2: army counts per item (n_ITEM columns) in place of army texts
+STUDY_VERSION_GAMES = 3  # a study of another game than AntipoliX (it names it: ``game``)
 REPLAYS = "_replays"
 
 _CHUNK_RE = re.compile(r"^v(\d+)-(\d+)-(\d+)\.parquet$")
@@ -85,12 +89,50 @@ def read_study(path: Path) -> dict[str, Any]:
         raise SimulationError(f"{file} cannot be read: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != STUDY_FORMAT:
         raise SimulationError(f"{file} is not an antipolix study description")
-    if data.get("version") != STUDY_VERSION:
+    version = data.get("version")
+    if version not in (STUDY_VERSION, STUDY_VERSION_GAMES):
         raise SimulationError(
-            f"{file} has study format version {data.get('version')!r}; this antipolix reads "
-            f"version {STUDY_VERSION}"
+            f"{file} has study format version {version!r}; this antipolix reads "
+            f"versions {STUDY_VERSION} and {STUDY_VERSION_GAMES}"
+        )
+    game = data.get("game", games.DEFAULT)
+    try:
+        played = games.game(game)
+    except AntipolixError:
+        raise SimulationError(
+            f"{file} is a study of the game {game!r}, which this antipolix does not have "
+            f"(games: {', '.join(games.names())})"
+        ) from None
+    had = data.get("game_version", played.info.version)
+    if had != played.info.version:
+        raise SimulationError(
+            f"{file} is a study of {game} version {had!r}; this antipolix plays {game} "
+            f"version {played.info.version}, whose games differ: use a new folder"
         )
     return data
+
+
+def normal_study(study: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored study description as :func:`~antipolix.runner.study.make_study` writes one
+    today: a folder written before studies named their game holds AntipoliX's (``game``
+    added), and agents recorded by their module path read as today's records
+    (:func:`antipolix.games.host.normal_record`)."""
+    out = dict(study)
+    name = out.setdefault("game", games.DEFAULT)
+    try:
+        played = games.game(name)
+    except AntipolixError:
+        return out  # an unknown game: read_study refuses it
+    agents = out.get("agents")
+    if isinstance(agents, list) and all(isinstance(a, Mapping) for a in agents):
+        out["agents"] = [host.normal_record(played, a) for a in agents]
+    return out
+
+
+def study_game(study: dict[str, Any]) -> str:
+    """The registry name of a study's game (a study written before games had names:
+    AntipoliX)."""
+    return str(study.get("game", games.DEFAULT))
 
 
 @dataclass
@@ -121,8 +163,9 @@ class Store:
 
     def _compare(self, old: dict[str, Any]) -> bool:
         """True if the folder holds this study with fewer games (it grows); refuse otherwise
-        unless it holds this very study."""
-        change = compare_studies(old, self.study, grows="games")
+        unless it holds this very study (as an earlier version wrote it, agents by their
+        module path: :func:`~antipolix.runner.study.normal_study`)."""
+        change = compare_studies(normal_study(old), normal_study(self.study), grows="games")
         if change == "shrinks":
             had = old["games"]
             raise SimulationError(
@@ -185,7 +228,7 @@ class Store:
         import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
         import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
 
-        table = pa.Table.from_pydict(columns, schema=schema())
+        table = pa.Table.from_pydict(columns, schema=schema(study_game(self.study)))
         self._write(self.path / chunk.filename, lambda f: pq.write_table(table, f))
 
     @staticmethod

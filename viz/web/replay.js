@@ -692,6 +692,7 @@
 
     function storyMarks() {
       const marks = $("marks"), list = $("story");
+      if (!marks || !list) return; // a page without a timeline of its own (the live client)
       for (const m of STORY) {
         const jump = () => { play(false); setTurn(m.turn); };
         const b = document.createElement("button");
