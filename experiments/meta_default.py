@@ -86,7 +86,7 @@ def per_game_seconds(rules: Rules, s: ProposalSettings, games: int = 24) -> dict
 
     from antipolix.agents import Agent, GivenArmy, agent_named
     from antipolix.autoplay import play_games
-    from antipolix.balance.fit import balancing_agent
+    from antipolix.balance import Design
     from antipolix.meta.armies import ArmySpace
     from antipolix.meta.search import play_rules
 
@@ -101,7 +101,7 @@ def per_game_seconds(rules: Rules, s: ProposalSettings, games: int = 24) -> dict
 
     out = {}
     for name in (s.agent, *s.beside):
-        bot = balancing_agent(name)
+        bot = Design().agent(name, rules)  # the values study's random armies
         out[f"values ({name})"] = timed([[bot] * rules.players] * games, rules)
     own = agent_named(s.agent)
     out["health (own armies)"] = timed([[own] * table.players] * games, table)

@@ -507,6 +507,8 @@ def test_the_meta_flags_a_kind_that_takes_every_army_and_one_none_buys(
         (["meta", "--search-games", "6"], "search games|games must be a positive multiple of 4"),
         (["meta", "--pair-games", "5"], "pair games must be at least 6"),
         (["propose", "--rule", "hovercraft.cost=0"], "cannot price a free piece"),
+        (["propose", "--beside", "search:rollouts=3"], "has no rating in the committed ladder"),
+        (["propose", "--ladder", "nowhere.csv"], "nowhere.csv"),
     ],
 )
 def test_bad_input_ends_in_one_line_before_any_game(
@@ -700,7 +702,7 @@ def test_the_proposal_writes_its_report_tables_and_plots(planted: tuple[Path, An
     tried = pd.read_csv(folder / "candidates.csv")
     assert tried["chosen"].sum() == 1
     report = (folder / "report.md").read_text()
-    assert "**Verdict: proposed hovercraft 2→" in report
+    assert "**Verdict: proposed " in report and f"hovercraft 2→{p.proposal['hovercraft']}" in report
     assert "## The meta at the start costs" in report and "## The meta at the proposal" in report
     assert "hovercraft dominates the meta" in report
     assert "## Reproducibility" in report and "## Game health" in report

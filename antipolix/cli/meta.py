@@ -63,6 +63,13 @@ def add_subcommands(balance: argparse.ArgumentParser) -> None:
         help="kinds whose costs never move, e.g. fortress,army",
     )
     propose.add_argument(
+        "--ladder",
+        default=None,
+        metavar="DIR|CSV",
+        help="where the values study rates its agents: a tournament folder or a ratings.csv "
+        "(default: the committed ladder at the table size)",
+    )
+    propose.add_argument(
         "--value-games",
         type=int_at_least(1),
         default=3000,
@@ -299,6 +306,7 @@ def run_propose(args: argparse.Namespace) -> int:
         iterations=args.iterations,
         replicates=args.replicates,
         candidates=args.candidates,
+        ladder=args.ladder,
     )
     result = propose(
         rules,

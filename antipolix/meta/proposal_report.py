@@ -406,10 +406,14 @@ def health_text(p: Proposal) -> str:
 
 def method(p: Proposal) -> str:
     s = p.settings
+    from antipolix.balance import Design
+
     text = (
-        f"Values: {s.value_games:,} games per agent and table of random armies (every seat the "
-        "same agent, seats shuffled; a conditional logit of winning on the pieces bought by "
-        "kind, values in budget points; `antipolix.balance.estimate_values`). Balance steps "
+        f"Values: {s.value_games:,} games per agent and table, a values-by-skill study of each "
+        f"agent (`antipolix.balance.values_by_skill`): {Design().describe()} Every agent on the "
+        "same seeds; ratings from "
+        + (f"`{s.ladder}`" if s.ladder else "the committed ladder at the table size")
+        + ". Balance steps "
         "move each unbalanced kind that is not fixed to the nearest whole cost inside its "
         f"value's interval and measure again, at most {s.iterations} steps per seed set. "
         f"Candidates: at most {s.candidates} tables measured. "

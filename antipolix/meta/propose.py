@@ -98,7 +98,8 @@ class ProposalSettings:
     table; ``ladder_agents`` (None: ``beside`` and ``agent``, or the planner and ``agent``) and
     ``ladder_games`` (per pair, two players): the ladder's re-run; ``meta``: the army search's
     size; ``replicates``: independent seed sets; ``candidates``: tables whose health is
-    measured at most, the start aside."""
+    measured at most, the start aside; ``ladder``: where the values study rates its agents (a
+    tournament folder or a ``ratings.csv``; None: the committed ladder at the table size)."""
 
     agent: str = "tuned"
     beside: tuple[str, ...] = ()
@@ -112,6 +113,7 @@ class ProposalSettings:
     meta: MetaSettings = field(default_factory=MetaSettings)
     replicates: int = 3
     candidates: int = 6
+    ladder: str | None = None
 
     def checked(self, rules: Rules) -> ProposalSettings:
         """These settings with names made canonical, or a :class:`MetaError` (before any game)
@@ -151,6 +153,12 @@ class ProposalSettings:
                 "name them, or switch the ladder bound off"
             )
         meta = self.meta.checked(play_rules(rules).players)
+        from antipolix.balance import skill_axis
+
+        try:  # every agent of the values rated by the ladder, before any game
+            skill_axis([agent, *beside], rules.players, self.ladder)
+        except AntipolixError as exc:
+            raise MetaError(str(exc)) from None
         return ProposalSettings(
             agent,
             beside,
@@ -164,6 +172,7 @@ class ProposalSettings:
             meta,
             self.replicates,
             self.candidates,
+            None if self.ladder is None else str(self.ladder),
         )
 
 
@@ -584,7 +593,7 @@ class _Run:
                 self.set_seed(seed_set),
                 out=folder,
                 workers=self.workers,
-                progress=self.progress,
+                ladder=self.s.ladder,
             )
         self.count(part, got.games)
         return got

@@ -2,10 +2,11 @@
 
 :func:`measure_values` returns the tidy table of the values-by-skill study (one row per
 (agent, kind): ``agent, rating, kind, cost, value, value_low, value_high, ratio, ratio_low,
-ratio_high, verdict``, plus ``note``). Its body plays today's single-agent study for each agent
-(:func:`antipolix.balance.estimate_values`: random armies, seats shuffled, every agent on the
-same game seeds) and leaves ``rating`` empty; it is the seam where the multi-agent study of
-values by skill plugs in, so that nothing else in :mod:`antipolix.meta` changes with it.
+ratio_high, verdict, note``), from :func:`antipolix.balance.values_by_skill`: random armies of
+its design, every agent on the same game seeds, each agent's rating from a ladder (the
+committed one at the table size by default). Each agent is a study of its own (one folder per
+agent and cost table), so that the strongest agent's games, played at every balance step, are
+read again, not played again, when the agents beside it are measured at the same table.
 
 Verdicts: ``underpriced`` (the value per cost point's interval lies above 1), ``overpriced``
 (below 1), ``fair``, ``not estimated`` (the games cannot price the kind: the note says why).
@@ -98,54 +99,42 @@ def measure_values(
     *,
     out: Path | None = None,
     workers: int | None = None,
-    progress: bool = False,
+    ladder: str | Path | None = None,
 ) -> Values:
     """Every priced kind's value per agent at ``rules`` (module doc); ``out``: one resumable
-    study folder per agent under it."""
-    from antipolix.balance import estimate_values
+    study folder per agent under it (with its report); ``ladder``: where the agents' ratings
+    come from (None: the committed ladder)."""
+    from antipolix.balance import values_by_skill
 
     began = time.perf_counter()
-    rows: list[dict[str, Any]] = []
+    parts: list[pd.DataFrame] = []
     played = 0
     for name in agents:
         label = agent_label(agent_named(name))
         try:
-            est = estimate_values(
+            study = values_by_skill(
                 rules,
-                name,
+                [name],
                 games,
                 seed,
+                ladder=ladder,
                 workers=workers,
                 out=None if out is None else out / label.replace(":", "_"),
-                progress=progress,
+                report=out is not None,
             )
-        except BalanceError as exc:  # the games cannot price any kind: said, not a number
-            why = str(exc)
-            for kind, cost in costs_of(rules).items():
-                rows.append(_unpriced(label, kind, cost, why))
-            played += games
-            continue
-        played += est.games
-        for r in est.table.itertuples():
-            lo, hi = float(r.ratio_low), float(r.ratio_high)
-            rows.append(
-                {
-                    "agent": label,
-                    "rating": math.nan,
-                    "kind": str(r.kind),
-                    "cost": int(r.cost),
-                    "value": float(r.value),
-                    "value_low": float(r.value_low),
-                    "value_high": float(r.value_high),
-                    "ratio": float(r.ratio),
-                    "ratio_low": lo,
-                    "ratio_high": hi,
-                    "verdict": verdict(lo, hi),
-                    "note": str(getattr(r, "note", "") or ""),
-                }
+        except BalanceError as exc:
+            raise MetaError(f"values of {label} at {slug(costs_of(rules))}: {exc}") from None
+        played += sum(len(g) for g in study.games.values())
+        table = study.values
+        if table.empty:  # stopped before any value: said, not a number
+            why = study.stopped or study.verdict
+            table = pd.DataFrame(
+                [_unpriced(label, k, c, why) for k, c in costs_of(rules).items()],
+                columns=COLUMNS,
             )
+        parts.append(table.reindex(columns=COLUMNS))
     return Values(
-        costs_of(rules), pd.DataFrame(rows, columns=COLUMNS), played, time.perf_counter() - began
+        costs_of(rules), pd.concat(parts, ignore_index=True), played, time.perf_counter() - began
     )
 
 
