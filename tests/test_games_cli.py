@@ -87,6 +87,8 @@ def test_the_game_plays_the_same_whatever_the_command(tmp_path: Path) -> None:
         (["play", "--game", "sight", "--agents", "random"], "players must be 2"),
         (["balance", "--game", "sight"], "balance fits piece costs, and sight has none"),
         (["tune", "--game", "sight"], "sight has no planner"),
+        (["serve", "--game", "sight", "--seats", "human,greedy"], "serve plays AntipoliX only"),
+        (["rules", "--game", "sight", "--rule", "bogus=1"], "unknown option 'bogus'"),
         (["perft"], "antipolix has no perft: its moves are simultaneous"),
         (["perft", "--game", "antipolix", "--depth", "2"], "antipolix has no perft"),
         (["play", "--game", "sight", "--replay", "no/such/g.apx.json.gz"], "does not exist"),
@@ -99,6 +101,17 @@ def test_bad_input_is_refused_in_one_line(
     monkeypatch.chdir(tmp_path)
     assert message in _refused(argv, capsys)
     assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_rules_prints_another_games_options_marking_what_differs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["rules", "--game", "sight", "--rule", "size=7", "--rule", "pie=true"]) == 0
+    out = capsys.readouterr().out
+    assert "docs/rules/sight.md" in out
+    rows = {line.split()[0]: line.split()[1] for line in out.splitlines()[3:] if line.strip()}
+    assert rows["size"] == "7*" and rows["pie"] == "true*"  # S1, S4: changed, marked
+    assert rows["hand"] == "unlimited" and rows["stack_priority"] == "movable"  # the defaults
 
 
 def test_perft_prints_the_s11_counts(capsys: pytest.CaptureFixture[str]) -> None:

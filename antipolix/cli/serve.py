@@ -11,6 +11,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from antipolix import games
 from antipolix.cli.common import add_rules_options, rules_from_args, seed_arg
 from antipolix.errors import AntipolixError
 from antipolix.server.app import Created, Server, ServerConfig, ServerError, check_game
@@ -107,6 +108,8 @@ def _seconds(text: str) -> float:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    if args.game != games.DEFAULT:
+        raise ServerError(f"antipolix serve plays AntipoliX only, not {args.game}")
     if args.agent_workers < 0:
         raise ServerError("--agent-workers is 0 (a thread) or more processes")
     seats = parse_seats(args.seats) if args.seats else None
