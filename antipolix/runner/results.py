@@ -274,7 +274,9 @@ class Results:
 
         from antipolix.runner.rows import ARMY_COLUMNS
 
-        names = list(schema().names)
+        names = list(self._schema.names)
+        if "army_cost" not in names:  # a game without armies (Sight): nothing to average
+            return pd.DataFrame()
         items = [c for c in ARMY_COLUMNS if c in names]
         sums: dict[tuple[str, str], Any] = {}
         for t in self._parts(["variant", "agents", "winner", "army_cost", *items]):
