@@ -134,6 +134,43 @@ def load_rules_file(path: str | Path, base: Rules | None = None) -> Rules:
         raise RulesError(f"rules file {path}: {exc}") from None
 
 
+def rules_to_toml(rules: Rules, comment: str = "") -> str:
+    """Every option of ``rules`` as a rules file (TOML) that :func:`load_rules_file` reads back
+    to the same rules: the scalar options, then one table per piece type and per trait
+    (:func:`rules_to_dict`). ``comment``: lines written first, each as a TOML comment.
+
+    >>> rules = apply_overrides(Rules(), ["fortress.cost=6", "players=3"])
+    >>> import tomllib
+    >>> rules_from_dict(tomllib.loads(rules_to_toml(rules, "a proposal"))) == rules
+    True
+    """
+    head = [f"# {line}".rstrip() for line in comment.splitlines()]
+    scalars, tables = [], []
+    for key, value in rules_to_dict(rules).items():
+        if isinstance(value, dict):
+            tables += ["", f"[{key}]", *(f"{k} = {_toml(v)}" for k, v in value.items())]
+        else:
+            scalars.append(f"{key} = {_toml(value)}")
+    return "\n".join([*head, *([""] if head else []), *scalars, *tables]) + "\n"
+
+
+def _toml(value: Any) -> str:
+    """One TOML value: a boolean, an integer, a float, a string or a list of them."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if value != value:
+            return "nan"
+        if value in (float("inf"), float("-inf")):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return json.dumps(str(value))  # a TOML basic string: JSON's escapes are TOML's
+
+
 def parse_value(text: str) -> Any:
     """``6`` → 6, ``0.5`` → 0.5, ``true`` → True, ``6,12,12`` → [6, 12, 12], else the text."""
     if "," in text:

@@ -47,6 +47,7 @@ def test_benchmark_script_runs(script: str, args: list[str], expected: str) -> N
             "a ladder needs at least two agents, got random",
         ),
         ("ladder.py", ["--players", "3"], "--players is 2, 4 or 2,4"),
+        ("meta_default.py", ["--workers", "-1"], "--workers must be 0 or more"),
     ],
 )
 def test_a_study_script_refuses_bad_input_in_one_line_writing_nothing(

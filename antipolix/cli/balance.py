@@ -83,7 +83,7 @@ def register(sub: Any) -> None:
         help="the agents, comma-separated, parameters after colons (search:rollouts=4); "
         "default greedy",
     )
-    balance.add_argument("--out", type=Path, required=True, metavar="DIR", help="study folder")
+    balance.add_argument("--out", type=Path, metavar="DIR", help="study folder (required)")
     add_seed_option(balance, 0, "study seed")
     balance.add_argument(
         "--workers",
@@ -158,6 +158,10 @@ def register(sub: Any) -> None:
     )
     add_rules_options(balance)
     balance.set_defaults(func=run)
+    # -- propose, meta, compare (antipolix.cli.meta) ----------------------------------------
+    from antipolix.cli.meta import add_subcommands
+
+    add_subcommands(balance)
 
 
 def _given(args: argparse.Namespace, names: tuple[str, ...]) -> list[str]:
@@ -165,6 +169,8 @@ def _given(args: argparse.Namespace, names: tuple[str, ...]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.out is None:  # not required by argparse: the subcommands take their own --out
+        raise BalanceError("the following arguments are required: --out (the study folder)")
     values, fitting = _given(args, VALUES_ONLY), _given(args, FIT_ONLY)
     if values and fitting:
         raise BalanceError(

@@ -245,6 +245,7 @@ def tally(
 
 
 OnGames = Callable[[int], None]  # told how many more games finished
+Player = Callable[[Any, Sequence[Any]], list[Any]]  # a batch and its games → their outcomes
 
 
 class Pool:
@@ -294,16 +295,19 @@ class Pool:
             ray.shutdown()
             self._started = False
 
-    def start(self, rules: Rules) -> None:
+    def start(self, rules: Rules, agents: Sequence[Agent] | None = None) -> None:
         """Load the compiled core in this process (compiled once after an install, else read
-        from the disk cache) before Ray's workers need it, then start or join Ray."""
+        from the disk cache) before Ray's workers need it, by a game of ``agents`` (one per
+        seat; default the tuned agent and planners), then start or join Ray."""
         if self.serial or rules in self._warmed:
             return
         if self.note is not None:
             where = "on this machine" if self.address is None else f"at {self.address}"
             self.note(f"antipolix: loading the compiled core, then Ray {where}")
+        if agents is None:
+            agents = [TunedAgent(), *(PlannerAgent() for _ in range(rules.players - 1))]
         with contextlib.suppress(AntipolixError):  # a game that cannot be played: tasks say why
-            warm(rules, [TunedAgent(), *(PlannerAgent() for _ in range(rules.players - 1))])
+            warm(rules, agents)
         self._warmed.add(rules)
         if not self._started:
             from antipolix.runner.on_ray import capacity, connect
@@ -312,42 +316,49 @@ class Pool:
             self.capacity = capacity(self.workers)
 
     def play(
-        self, batch: Batch, matches: Sequence[Match], on_games: OnGames | None = None
-    ) -> list[Outcome]:
-        """Every match's outcome, in order, however the games are spread."""
+        self,
+        batch: Any,
+        matches: Sequence[Any],
+        on_games: OnGames | None = None,
+        play: Player | None = None,
+    ) -> list[Any]:
+        """Every match's outcome, in order, however the games are spread. ``play`` plays a
+        chunk of matches of ``batch`` (a top-level function, shipped to Ray's workers;
+        default :func:`play_matches`, the tuning games); ``batch.rules`` are the games'."""
+        player: Player = play_matches if play is None else play
         if self.serial:
-            out: list[Outcome] = []
+            out: list[Any] = []
             for start in range(0, len(matches), SERIAL_CHUNK):
-                part = play_matches(batch, matches[start : start + SERIAL_CHUNK])
+                part = player(batch, matches[start : start + SERIAL_CHUNK])
                 out.extend(part)
                 if on_games is not None:
                     on_games(len(part))
             return out
         self.start(batch.rules)
-        return self._on_ray(batch, matches, on_games)
+        return self._on_ray(batch, matches, on_games, player)
 
     def _on_ray(
-        self, batch: Batch, matches: Sequence[Match], on_games: OnGames | None
-    ) -> list[Outcome]:
+        self, batch: Any, matches: Sequence[Any], on_games: OnGames | None, player: Player
+    ) -> list[Any]:
         import ray
         from ray.exceptions import RayTaskError
 
         from antipolix.runner.on_ray import MAX_RETRIES
 
         size = chunk_size(len(matches), self.capacity)
-        task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=False)(play_matches)
+        task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=False)(player)
         shipped = ray.put(batch)
         pending: dict[Any, int] = {}
         for start in range(0, len(matches), size):
             pending[task.remote(shipped, list(matches[start : start + size]))] = start
-        out: list[Outcome] = [LOSS] * len(matches)
+        out: list[Any] = [None] * len(matches)
         try:
             while pending:
                 ready, _ = ray.wait(list(pending), num_returns=1)
                 for ref in ready:
                     start = pending.pop(ref)
                     try:
-                        part: list[Outcome] = ray.get(ref)
+                        part: list[Any] = ray.get(ref)
                     except RayTaskError as exc:
                         if isinstance(exc.cause, AntipolixError):
                             raise TuningError(str(exc.cause)) from None

@@ -26,7 +26,6 @@ import contextlib
 import json
 import math
 import os
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +46,7 @@ from antipolix.files import (
     write_atomically,
 )
 from antipolix.rules import Rules
+from antipolix.tuning import cmaes
 from antipolix.tuning.evaluate import (
     DRAW_VALUE,
     GAMES_BRANCH,
@@ -281,28 +281,14 @@ class Study:
 
     def new_es(self) -> Any:
         """CMA-ES at the start point, with its own generator of normal deviates."""
-        import cma
-
-        rng = np.random.Generator(
-            np.random.PCG64(np.random.SeedSequence(self.settings["seed"], spawn_key=(CMA_BRANCH,)))
+        settings = self.settings
+        return cmaes.new_es(
+            self.x0.tolist(),
+            settings["sigma0"],
+            settings["population"],
+            settings["seed"],
+            (CMA_BRANCH,),
         )
-
-        def randn(*shape: int) -> FloatArray:
-            out: FloatArray = rng.standard_normal(shape)
-            return out
-
-        options = {
-            "bounds": [0.0, 1.0],
-            "popsize": self.settings["population"],
-            "randn": randn,
-            "seed": math.nan,  # no seeding of numpy's global generator: ``randn`` is ours
-            "verbose": -9,
-            "verb_log": 0,
-            "verb_disp": 0,
-        }
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return cma.CMAEvolutionStrategy(self.x0.tolist(), self.settings["sigma0"], options)
 
     def replay(self) -> Any:
         """CMA-ES after the logged generations: each asked again, checked against the log to
@@ -424,35 +410,16 @@ def check_sigma0(sigma0: object) -> float:
     return float(sigma0)
 
 
-def _popsize(dims: int) -> int:
-    """cma's default population: ``4 + floor(3 ln n)``."""
-    return 4 + int(3 * math.log(dims))
-
-
-def _mean(es: Any) -> list[float]:
-    """The distribution mean, in the box (cma's ``xfavorite``)."""
-    return [float(v) for v in es.result.xfavorite]
-
-
-def _ask(es: Any) -> list[list[float]]:
-    return [[float(v) for v in x] for x in es.ask()]
-
-
-def _tell(es: Any, asked: list[list[float]], scores: Sequence[float]) -> None:
-    """CMA-ES minimises: it is told each candidate's score, negated."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        es.tell([np.array(x, dtype=np.float64) for x in asked], [-float(s) for s in scores])
+_popsize = cmaes.popsize
+_mean = cmaes.mean
+_ask = cmaes.ask
+_tell = cmaes.tell
+_same = cmaes.same
 
 
 def _record(values: Sequence[int]) -> tuple[int, int, int]:
     w, d, lost = (int(v) for v in values)
     return w, d, lost
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Equal to the bit (floats written to JSON read back exactly)."""
-    return bool(np.array_equal(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)))
 
 
 # -- files ---------------------------------------------------------------------------------------

@@ -1,0 +1,220 @@
+"""The meta, health and proposal in words, tables and pictures a designer reads without code."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from antipolix.files import write_atomically
+from antipolix.meta.armies import KINDS, MetaError
+from antipolix.meta.search import DOMINANT, LOG_FILE, STUDY_FILE, Meta
+
+if TYPE_CHECKING:
+    import pandas as pd  # type: ignore[import-untyped, unused-ignore]
+
+COLOURS = {
+    "army": "#0072B2",
+    "hovercraft": "#E69F00",
+    "fortress": "#009E73",
+    "invisible": "#CC79A7",
+    "teleporter": "#D55E00",
+}
+
+
+def pct(x: float) -> str:
+    return "–" if x is None or not math.isfinite(x) else f"{x:.1%}"
+
+
+def md_table(frame: pd.DataFrame) -> str:
+    return str(frame.to_markdown(index=False))
+
+
+def meta_verdict(meta: Meta, bound: float) -> str:
+    """One sentence: how the best army found fares against the meta's mixture, against
+    ``bound``, and whether the check games can tell."""
+    best = meta.best_response()
+    rate, low, high = best["rate"], best["low"], best["high"]
+    tell = ""
+    if low <= 0.5 and high >= bound:
+        tell = (
+            f" The check's interval holds both 50 % and the bound of {bound:.0%}: these "
+            f"{best['games']} games cannot tell a balanced meta from one a bound apart; play "
+            "more check games to decide."
+        )
+    side = "within" if rate <= bound else "above"
+    found = (
+        f"The best army found against the meta's mixture ({best['label']}, searched in the "
+        f"last round) finished ahead in {pct(rate)} of its meetings with it (95 % over games "
+        f"{pct(low)}–{pct(high)}, {best['games']} fresh games): {side} the bound of "
+        f"{bound:.0%}."
+    )
+    if rate < 0.5:
+        found += (
+            " The search found no army that beats the mixture (the meta's own armies score "
+            "50 % against it)."
+        )
+    return found + tell
+
+
+def meta_markdown(
+    meta: Meta, heading: str = "##", bound: float = 0.56, title: str | None = None
+) -> str:
+    """The meta of one cost table in Markdown: the equilibrium's support with each army's
+    weight and composition, the diversity, the flags in words, the best army against the
+    mixture and the rounds of the search."""
+    eq = meta.equilibrium
+    shares = meta.mixture_shares()
+    lines = [
+        f"{heading} {title or f'The meta: which armies `{meta.agent}` buys to win'}",
+        "",
+        f"{len(meta.members)} armies in the empirical game ({len(meta.rounds)} rounds of army "
+        f"search, {meta.games:,} games); its maximum-entropy Nash equilibrium plays "
+        f"**{len(eq.support)}** of them (effective number of armies "
+        f"{2**eq.entropy:.2f}). The meta spends its points "
+        + ", ".join(f"{k} {shares[k]:.0%}" for k in KINDS)
+        + f" (entropy of the kinds' shares {meta.kind_entropy:.2f} bits of at most "
+        f"{math.log2(len(KINDS)):.2f}).",
+        "",
+        meta_verdict(meta, bound),
+        "",
+    ]
+    flags = meta.flags()
+    if flags:
+        lines += ["Flags:", "", *(f"- {f}." for f in flags), ""]
+    else:
+        lines += [
+            f"No kind dominates the meta (none takes {DOMINANT:.0%} of the points of every army "
+            "of its support) and every kind is bought by some army of it.",
+            "",
+        ]
+    table = meta.armies_table()
+    support = table[table["in_support"]].sort_values("weight", ascending=False)
+    rows = support[
+        ["label", "weight", "against_mixture", *(f"share_{k}" for k in KINDS), "pieces"]
+    ].copy()
+    rows["weight"] = rows["weight"].map(pct)
+    rows["against_mixture"] = rows["against_mixture"].map(pct)
+    for k in KINDS:
+        rows[f"share_{k}"] = rows[f"share_{k}"].map(lambda v: f"{v:.0%}")
+    rows.columns = ["army", "weight", "vs mixture", *KINDS, "pieces"]
+    lines += [
+        "The support (each army's weight, its score against the mixture, its points' share by "
+        "kind, its pieces):",
+        "",
+        md_table(rows),
+        "",
+        "Rounds of the search (each round's response, searched against the equilibrium of "
+        "the armies before it, and its check on fresh games):",
+        "",
+    ]
+    rounds = meta.rounds_table()
+    shown = rounds.assign(
+        rate=rounds["rate"].map(pct),
+        interval=[f"{pct(a)}–{pct(b)}" for a, b in zip(rounds["low"], rounds["high"], strict=True)],
+    )[["round", "label", "new", "rate", "interval", "games", "field"]]
+    lines += [md_table(shown), ""]
+    return "\n".join(lines)
+
+
+def method_text(meta: Meta) -> str:
+    s = meta.settings
+    players = meta.rules.players
+    return (
+        f"Army search (PSRO with CMA-ES as its oracle): {s.rounds} rounds of {s.generations} "
+        f"generations; each candidate plays {s.games} games (the candidate in one seat, "
+        f"rotated; an army of the field in the {players - 1} others), each round's response "
+        f"{s.check_games} fresh games against the field, each pair of armies {s.pair_games} "
+        "games with half the seats each, in every seating. Scores are finishing places "
+        "broken into meetings (a seat meets every other seat of its game: ahead, level or "
+        "behind; level counts one half). The meta is the empirical game's maximum-entropy "
+        "Nash equilibrium (Balduzzi et al. 2018). Every seat is the same agent; think times "
+        "are drawn by the engine (R7)."
+    )
+
+
+def plot_meta(metas: Sequence[tuple[str, Meta]], path: Path) -> None:
+    """Per cost table, the support armies as stacked bars of their points' shares by kind,
+    each labelled with its weight in the meta."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(
+        1, len(metas), figsize=(4.5 * len(metas), 4), dpi=120, squeeze=False, sharey=True
+    )
+    for ax, (title, meta) in zip(axes[0], metas, strict=True):
+        support = list(meta.equilibrium.support)
+        bottom = [0.0] * len(support)
+        xs = list(range(len(support)))
+        for k in KINDS:
+            heights = [meta.compositions[i]["shares"][k] for i in support]
+            ax.bar(xs, heights, bottom=bottom, color=COLOURS[k], label=k)
+            bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
+        ax.set_xticks(xs)
+        ax.set_xticklabels(
+            [f"{meta.members[i].label}\n{meta.equilibrium.mixture[i]:.0%}" for i in support],
+            fontsize=7,
+        )
+        ax.set_title(title, fontsize=9)
+        ax.set_ylim(0, 1)
+    axes[0][0].set_ylabel("share of the army's points")
+    axes[0][-1].legend(fontsize=7, loc="upper right")
+    fig.suptitle("The meta: armies of the equilibrium (weight under each)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def write_meta(meta: Meta, out: Path, bound: float = 0.56) -> None:
+    """The search's outputs in its folder: ``armies.csv``, ``scores.csv``, ``rounds.csv``,
+    ``generations.csv``, ``meta.png`` and ``report.md``."""
+    try:
+        write_atomically(out / "armies.csv", meta.armies_table().to_csv(index=False).encode())
+        write_atomically(out / "scores.csv", meta.scores_table().to_csv().encode())
+        write_atomically(out / "rounds.csv", meta.rounds_table().to_csv(index=False).encode())
+        write_atomically(
+            out / "generations.csv", meta.generations_table().to_csv(index=False).encode()
+        )
+        plot_meta([(f"{meta.agent}", meta)], out / "meta.png")
+        text = "\n".join(
+            [
+                f"# The meta of `{meta.agent}`",
+                "",
+                description(meta),
+                "",
+                meta_markdown(meta, "##", bound),
+                "![the meta's armies](meta.png)",
+                "",
+                "## Method",
+                "",
+                method_text(meta),
+                "",
+                f"The folder holds `{STUDY_FILE}` (the settings) and `{LOG_FILE}` (every "
+                "candidate, score, response and pair); running the same command again resumes "
+                "it, and more rounds grow it.",
+                "",
+            ]
+        )
+        write_atomically(out / "report.md", text.encode())
+    except OSError as exc:
+        raise MetaError(f"cannot write the outputs to {out}: {exc}") from None
+
+
+def description(meta: Meta) -> str:
+    r = meta.rules
+    from antipolix.codec import rules_overrides
+
+    changed = rules_overrides(r)
+    return (
+        f"Rules: board {'×'.join(map(str, r.shape))}, {r.players} players, budget "
+        f"{r.army_budget}, turn limit {r.max_turns}; options changed from the 1995 rules: "
+        f"{', '.join(f'`{c}`' for c in changed) if changed else 'none'}. Agent `{meta.agent}` "
+        f"in every seat, seed {meta.seed}; {meta.games:,} games ({meta.played:,} played by "
+        "this run)."
+    )
+
+
+__all__ = ["description", "md_table", "meta_markdown", "method_text", "plot_meta", "write_meta"]
