@@ -1,0 +1,145 @@
+"""Board grids for the planner: flat arrays over the board's cells (R1), and the kernels that
+stamp cubes into them, zero a box of them, sum floats over cubes and measure distances.
+
+Cells are flat indices ``(z * N + y) * N + x``. Grids that are read in a box only
+(``lo <= cell <= hi``) are zeroed there only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from antipolix.agents.planner.weights import FloatArray
+from antipolix.jit import kernel
+from antipolix.world import IntArray
+
+
+@kernel
+def stamp(
+    grid: IntArray,
+    dims: IntArray,
+    lo: IntArray,
+    hi: IntArray,
+    z: int,
+    y: int,
+    x: int,
+    r: int,
+    value: int,
+) -> None:
+    """Add ``value`` to every cell of ``grid`` (flat) within radius ``r`` of ``(z, y, x)`` (R1)
+    and within the box ``lo <= cell <= hi``."""
+    n, m = dims[1], dims[2]
+    x0, x1 = max(x - r, lo[2]), min(x + r, hi[2]) + 1
+    for cz in range(max(z - r, lo[0]), min(z + r, hi[0]) + 1):
+        for cy in range(max(y - r, lo[1]), min(y + r, hi[1]) + 1):
+            base = (cz * n + cy) * m
+            for cx in range(x0, x1):
+                grid[base + cx] += value
+
+
+@kernel
+def distances(dims: IntArray, cells: IntArray, lo: IntArray, hi: IntArray) -> IntArray:
+    """The R1 distance from every cell of the box ``lo <= cell <= hi`` to the nearest of
+    ``cells`` (``(k, 3)``, k > 0), flat (undefined outside the box). Three
+    one-dimensional passes: along x the distance to the nearest cell on the same line, then
+    along y and z min-max transforms (``f'(i) = min_j max(|i - j|, f(j))``) over the lines
+    and planes that hold some."""
+    p, n, m = dims[0], dims[1], dims[2]
+    big = max(p, n, m)
+    nz, ny, nx = hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1
+    lines = np.empty(len(cells), dtype=np.int64)
+    for e in range(len(cells)):
+        lines[e] = cells[e, 0] * n + cells[e, 1]
+    lines = np.unique(lines)
+    along_x = np.full((len(lines), nx), big, dtype=np.int32)
+    for e in range(len(cells)):
+        li = np.searchsorted(lines, cells[e, 0] * n + cells[e, 1])
+        for x in range(nx):
+            along_x[li, x] = min(along_x[li, x], abs(lo[2] + x - cells[e, 2]))
+    along_y = np.full((p, ny, nx), big, dtype=np.int32)
+    planes = np.zeros(p, dtype=np.bool_)
+    for li in range(len(lines)):
+        z, y = divmod(lines[li], n)
+        planes[z] = True
+        source = along_x[li]
+        for v in range(ny):
+            gap = np.int32(abs(lo[1] + v - y))
+            row = along_y[z, v]
+            for x in range(nx):
+                row[x] = min(row[x], max(gap, source[x]))
+    out = np.empty(p * n * m, dtype=np.int64)  # (outside the box: never read)
+    box = np.full((nz, ny * nx), big, dtype=np.int32)
+    flat_y = along_y.reshape(p, ny * nx)
+    for z in range(p):
+        if not planes[z]:
+            continue
+        source = flat_y[z]
+        for w in range(nz):
+            gap = np.int32(abs(lo[0] + w - z))
+            row = box[w]
+            for c in range(ny * nx):
+                row[c] = min(row[c], max(gap, source[c]))
+    for w in range(nz):
+        for v in range(ny):
+            base = ((lo[0] + w) * n + lo[1] + v) * m + lo[2]
+            for x in range(nx):
+                out[base + x] = box[w, v * nx + x]
+    return out
+
+
+@kernel
+def cube_sums_at(
+    values: FloatArray,
+    dims: IntArray,
+    lo: IntArray,
+    hi: IntArray,
+    r: int,
+    cells: IntArray,
+    which: IntArray,
+    out: FloatArray,
+) -> None:
+    """``out[k] = `` the cube sum of radius ``r`` (R1) of the float board ``values`` at cell
+    ``cells[k]`` (``(k, 3)``), for every ``k`` in ``which``; ``values`` is zero outside the box
+    ``lo <= cell <= hi``. Summed as the numpy planner summed (three products with band
+    matrices): along x, then y, then z, each window in increasing order."""
+    n, m = dims[1], dims[2]
+    ax0, ax1 = max(lo[2] - r, 0), min(hi[2] + r, m - 1)
+    ay0, ay1 = max(lo[1] - r, 0), min(hi[1] + r, n - 1)
+    nz, ny, nx = hi[0] - lo[0] + 1, ay1 - ay0 + 1, ax1 - ax0 + 1
+    g1 = np.zeros((nz, hi[1] - lo[1] + 1, nx))
+    for z in range(lo[0], hi[0] + 1):
+        for y in range(lo[1], hi[1] + 1):
+            base = (z * n + y) * m
+            for x in range(ax0, ax1 + 1):
+                acc = 0.0
+                for u in range(max(x - r, lo[2]), min(x + r, hi[2]) + 1):
+                    acc += values[base + u]
+                g1[z - lo[0], y - lo[1], x - ax0] = acc
+    g2 = np.zeros((nz, ny, nx))
+    for z in range(nz):
+        for y in range(ay0, ay1 + 1):
+            for x in range(nx):
+                acc = 0.0
+                for u in range(max(y - r, lo[1]), min(y + r, hi[1]) + 1):
+                    acc += g1[z, u - lo[1], x]
+                g2[z, y - ay0, x] = acc
+    for k in which:
+        z, y, x = cells[k, 0], cells[k, 1], cells[k, 2]
+        acc = 0.0
+        if ay0 <= y <= ay1 and ax0 <= x <= ax1:
+            for u in range(max(z - r, lo[0]), min(z + r, hi[0]) + 1):
+                acc += g2[u - lo[0], y - ay0, x - ax0]
+        out[k] = acc
+
+
+@kernel
+def zero_box(grid: npt.NDArray[Any], dims: IntArray, lo: IntArray, hi: IntArray) -> None:
+    """Zero the cells of ``grid`` (flat) in the box ``lo <= cell <= hi``."""
+    n, m = dims[1], dims[2]
+    for z in range(lo[0], hi[0] + 1):
+        for y in range(lo[1], hi[1] + 1):
+            base = (z * n + y) * m
+            grid[base + lo[2] : base + hi[2] + 1] = 0

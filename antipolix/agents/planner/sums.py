@@ -1,0 +1,126 @@
+"""Sums of floats in numpy's order, compiled.
+
+The planner's kernels reproduce, operation for operation, the numpy planner they replaced
+(kept as the oracle in ``tests/oracle/agents/planner.py``): the same floating-point operations
+in the same order, so that they make the same decisions. numpy sums a 1-D array pairwise
+(:func:`pairwise`) and the rows of a matrix one after the other (:func:`column_sum`); the
+exposure and the threats count the largest term in full and the others at a weight
+(:func:`spread_total`: one order a turn, R4).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from antipolix.agents.planner.weights import FloatArray
+from antipolix.jit import kernel
+
+
+@kernel
+def _pairwise_leaf(a: FloatArray, lo: int, n: int) -> float:
+    """numpy's ``pairwise_sum`` of ``a[lo:lo + n]`` for ``n <= 128``: in order below 8 elements,
+    else eight accumulators."""
+    if n < 8:
+        res = 0.0
+        for i in range(lo, lo + n):
+            res += a[i]
+        return res
+    r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
+    r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
+    i = 8
+    end = n - n % 8
+    while i < end:
+        r0 += a[lo + i]
+        r1 += a[lo + i + 1]
+        r2 += a[lo + i + 2]
+        r3 += a[lo + i + 3]
+        r4 += a[lo + i + 4]
+        r5 += a[lo + i + 5]
+        r6 += a[lo + i + 6]
+        r7 += a[lo + i + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[lo + i]
+        i += 1
+    return float(res)
+
+
+@kernel
+def pairwise(a: FloatArray, lo: int, n: int) -> float:
+    """numpy's ``pairwise_sum`` of ``a[lo:lo + n]``: above 128 elements, the sum of the two
+    halves (the left one a multiple of 8 long), each summed the same way. (Without recursion,
+    which numba's disk cache does not take: a stack of the halves still to sum.)"""
+    if n <= 128:
+        return _pairwise_leaf(a, lo, n)
+    los = np.empty(64, dtype=np.int64)
+    ns = np.empty(64, dtype=np.int64)
+    split = np.zeros(64, dtype=np.bool_)
+    sums = np.empty(64)
+    los[0], ns[0] = lo, n
+    top, done = 0, 0
+    while top >= 0:
+        if ns[top] <= 128:
+            sums[done] = _pairwise_leaf(a, los[top], ns[top])
+            done += 1
+            top -= 1
+        elif split[top]:  # both halves summed: left + right
+            sums[done - 2] = sums[done - 2] + sums[done - 1]
+            done -= 1
+            top -= 1
+        else:
+            split[top] = True
+            half = ns[top] // 2
+            half -= half % 8
+            los[top + 1], ns[top + 1], split[top + 1] = los[top] + half, ns[top] - half, False
+            los[top + 2], ns[top + 2], split[top + 2] = los[top], half, False
+            top += 2  # the left half on top: summed first
+    return float(sums[0])
+
+
+@kernel
+def pairwise_sum(a: FloatArray) -> float:
+    """``float(a.sum())`` of a 1-D float array, summed in numpy's order (:func:`pairwise`).
+
+    >>> x = np.random.default_rng(0).random(1000)
+    >>> pairwise_sum(x) == float(x.sum())
+    True
+    """
+    return float(pairwise(a, 0, len(a)))
+
+
+@kernel
+def column_sum(a: FloatArray, n: int, single: bool) -> float:
+    """The sum of ``a[:n]``, one column of an ``(n, k)`` matrix summed over its rows by numpy:
+    row by row, but pairwise when the matrix is a single column (``k == 1``)."""
+    if single:
+        return pairwise(a, 0, n)
+    res = 0.0
+    for i in range(n):
+        res += a[i]
+    return res
+
+
+@kernel
+def largest(a: FloatArray, n: int) -> float:
+    top = a[0]
+    for i in range(1, n):
+        if a[i] > top:
+            top = a[i]
+    return float(top)
+
+
+@kernel
+def spread_total(a: FloatArray, n: int, spread: float) -> float:
+    """The largest of ``a[:n]`` in full, the others at ``spread``: one order a turn (R4)."""
+    if n == 0:
+        return 0.0
+    top = largest(a, n)
+    return top + spread * (pairwise(a, 0, n) - top)
+
+
+@kernel
+def column_spread_total(a: FloatArray, n: int, single: bool, spread: float) -> float:
+    """:func:`spread_total` of one column of an ``(n, k)`` matrix (``n >= 1``), as numpy sums it."""
+    top = largest(a, n)
+    return top + spread * (column_sum(a, n, single) - top)
