@@ -9,9 +9,23 @@ import numpy as np
 
 from antipolix.agents.planner.board import zero_box
 from antipolix.agents.planner.reading import Turn
-from antipolix.agents.planner.sums import column_spread_total, pairwise
+from antipolix.agents.planner.sums import (
+    BYTE,
+    EIGHT,
+    ONE,
+    column_spread_total,
+    lowest_bit,
+    pairwise,
+)
 from antipolix.agents.planner.values import piece_risk
-from antipolix.agents.planner.weights import CHIEF_UNSEEN, I_P_NEAR, I_SPREAD, BoolArray, FloatArray
+from antipolix.agents.planner.weights import (
+    CHIEF_UNSEEN,
+    I_P_NEAR,
+    I_SPREAD,
+    BoolArray,
+    FloatArray,
+    MaskArray,
+)
 from antipolix.jit import kernel
 from antipolix.reach import cheb
 from antipolix.world import IntArray
@@ -75,6 +89,33 @@ def exposure(
 
 
 @kernel
+def _exposure_masks(tn: Turn, rel: IntArray, near_rel: BoolArray) -> tuple[MaskArray, ...]:
+    """Bit masks of the pieces at risk: per own piece, those next to it (``beside``) and
+    itself if it is one (``itself``); per cell of the box where moves end, those next to it
+    (``around``)."""
+    n_rel, k_own = len(rel), len(tn.o_s)
+    beside = np.zeros(k_own, dtype=np.uint64)
+    itself = np.zeros(k_own, dtype=np.uint64)
+    dims, lo, hi = tn.dims, tn.lo, tn.hi
+    around = np.empty(len(tn.defence), dtype=np.uint64)  # (in lo..hi)
+    zero_box(around, dims, lo, hi)
+    n, m = dims[1], dims[2]
+    for u in range(n_rel):
+        bit = ONE << np.uint64(u)
+        itself[rel[u]] = bit
+        for q in range(k_own):
+            if near_rel[u, q]:
+                beside[q] |= bit
+        a = tn.o_pos[rel[u]]
+        for z in range(max(a[0] - 1, lo[0]), min(a[0] + 1, hi[0]) + 1):
+            for y in range(max(a[1] - 1, lo[1]), min(a[1] + 1, hi[1]) + 1):
+                base = (z * n + y) * m
+                for x in range(max(a[2] - 1, lo[2]), min(a[2] + 1, hi[2]) + 1):
+                    around[base + x] |= bit
+    return beside, itself, around
+
+
+@kernel
 def _exposure_masked(
     tn: Turn,
     mover: IntArray,
@@ -89,27 +130,10 @@ def _exposure_masked(
     """:func:`exposure` of the moves that touch a piece at risk, summed as numpy sums them:
     pairwise if there is a single one, else row by row from the position's own running sums
     before the first piece the move changes (masks of the pieces at risk next to each own
-    piece and each cell find it), adding only the terms that are not zero."""
-    n_rel, k_own, count = len(rel), len(tn.o_s), len(dest)
-    one = np.uint64(1)
-    beside = np.zeros(k_own, dtype=np.uint64)  # per own piece: the pieces at risk next to it
-    itself = np.zeros(k_own, dtype=np.uint64)  # ... and itself if it is one
-    dims, lo, hi = tn.dims, tn.lo, tn.hi
-    around = np.empty(len(tn.defence), dtype=np.uint64)  # per cell: those next to it (in lo..hi)
-    zero_box(around, dims, lo, hi)
-    n, m = dims[1], dims[2]
-    for u in range(n_rel):
-        bit = one << np.uint64(u)
-        itself[rel[u]] = bit
-        for q in range(k_own):
-            if near_rel[u, q]:
-                beside[q] |= bit
-        a = tn.o_pos[rel[u]]
-        for z in range(max(a[0] - 1, lo[0]), min(a[0] + 1, hi[0]) + 1):
-            for y in range(max(a[1] - 1, lo[1]), min(a[1] + 1, hi[1]) + 1):
-                base = (z * n + y) * m
-                for x in range(max(a[2] - 1, lo[2]), min(a[2] + 1, hi[2]) + 1):
-                    around[base + x] |= bit
+    piece and each cell find it), adding only the terms that are not zero. The moves of one
+    piece next to the same pieces at risk share these sums (the mover's own risk comes last)."""
+    n_rel, count = len(rel), len(dest)
+    beside, itself, around = _exposure_masks(tn, rel, near_rel)
     n_sel = 0
     for k in range(count):
         if beside[mover[k]] != 0 or around[dest[k]] != 0:
@@ -119,40 +143,62 @@ def _exposure_masked(
         return
     running = np.empty(n_rel)  # the sums and largest values of the risks as they stand
     highest = np.empty(n_rel)
+    live = np.uint64(0)  # the risks that are not zero
     acc, top = 0.0, 0.0
     for u in range(n_rel):
         acc += r0[u]
         top = max(top, r0[u])
         running[u], highest[u] = acc, top
+        if r0[u] != 0.0:
+            live |= ONE << np.uint64(u)
+    p_near, spread = tn.w[I_P_NEAR], tn.w[I_SPREAD]
+    seen = np.empty(count, dtype=np.uint64)  # the masks of the current piece's moves so far
+    sums = np.empty((count, 2))  # ... and their sums and largest risks, the mover's left out
+    last, n_seen = -1, 0
     for k in range(count):
         i = mover[k]
         to_b = around[dest[k]]
         if beside[i] == 0 and to_b == 0:
             continue
-        changed = (to_b ^ beside[i]) | itself[i]
-        first = 0
-        while first < n_rel and not (changed >> np.uint64(first)) & one:
-            first += 1
-        acc, top = 0.0, 0.0
-        if first > 0:
-            acc, top = running[first - 1], highest[first - 1]
-        s_i = tn.o_s[i]
-        for u in range(first, n_rel):
-            r = r0[u]
-            if (changed >> np.uint64(u)) & one:
-                q = rel[u]
-                if q == i:
-                    r = 0.0
-                else:
-                    now = 1 if (to_b >> np.uint64(u)) & one else 0
-                    d_rel = tn.d_own[q] + s_i * (now - (1 if near_rel[u, i] else 0))
-                    r = piece_risk(tn.t_own[q], tn.x_own[q], d_rel, tn.loss[q], tn.w[I_P_NEAR])
-            if r != 0.0:  # (adding zero changes no sum)
-                acc += r
-                top = max(top, r)
-        acc += r_mover[k]
-        top = max(top, r_mover[k])
-        risk[k] = top + tn.w[I_SPREAD] * (acc - top)
+        if i != last:
+            last, n_seen = i, 0
+        v = 0
+        while v < n_seen and seen[v] != to_b:
+            v += 1
+        if v == n_seen:
+            changed = (to_b ^ beside[i]) | itself[i]
+            first = lowest_bit(changed, n_rel)
+            acc, top = 0.0, 0.0
+            if first > 0:
+                acc, top = running[first - 1], highest[first - 1]
+            s_i = tn.o_s[i]
+            u = first
+            todo = (live | changed) >> np.uint64(first) if first < n_rel else np.uint64(0)
+            while todo:
+                if (todo & BYTE) == 0:
+                    todo >>= EIGHT
+                    u += 8
+                    continue
+                if todo & ONE:
+                    r = r0[u]
+                    if (changed >> np.uint64(u)) & ONE:
+                        q = rel[u]
+                        if q == i:
+                            r = 0.0
+                        else:
+                            now = 1 if (to_b >> np.uint64(u)) & ONE else 0
+                            d_rel = tn.d_own[q] + s_i * (now - (1 if near_rel[u, i] else 0))
+                            r = piece_risk(tn.t_own[q], tn.x_own[q], d_rel, tn.loss[q], p_near)
+                    if r != 0.0:  # (adding zero changes no sum)
+                        acc += r
+                        top = max(top, r)
+                todo >>= ONE
+                u += 1
+            seen[v], sums[v, 0], sums[v, 1] = to_b, acc, top
+            n_seen += 1
+        acc = sums[v, 0] + r_mover[k]
+        top = max(sums[v, 1], r_mover[k])
+        risk[k] = top + spread * (acc - top)
 
 
 @kernel

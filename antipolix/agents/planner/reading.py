@@ -101,64 +101,128 @@ def read_turn(t: Tables, s: Sight, memory: Memory, unit: int, w: FloatArray) -> 
     """The turn's grids and values (see :class:`Turn`)."""
     seen = s.seen
     dims = t.shape
-    p, n, m = dims[0], dims[1], dims[2]
-    size = p * n * m
-    lo0 = np.zeros(3, dtype=np.int64)  # the whole board
-    hi0 = dims - 1
     own, enemy = s.own, s.enemy
     k_own, k_en = len(own), len(enemy)
     o_flat, o_pos, o_s, o_f = s.flat[own], seen.cells[own], s.strengths[own], s.fields[own]
     e_flat, e_pos, e_s, e_f = s.flat[enemy], seen.cells[enemy], s.strengths[enemy], s.fields[enemy]
     e_owner = seen.owners[enemy].astype(np.int64)
-    destroy, teleport, convert = t.outcomes[0], t.outcomes[1], t.outcomes[2]
-    swing = destroy + teleport * w[I_TELEPORTED] + 2 * convert  # per point of a piece taken (R8)
-    take_chief = destroy + convert  # a chief destroyed or converted eliminates (R8)
-    lose_chief = w[I_WIN] * (destroy + convert) + w[I_WIN] * teleport * 0.25
-    # the enemy pieces by owner (each group in observation order)
-    first = np.zeros(t.players + 1, dtype=np.int64)
+    first, grouped = by_owner(e_owner, t.players)
+    lo, hi, reach = move_box(s, o_pos, o_f)
+    defence, power = own_grids(t, s, o_pos, o_s, o_f)
+    threat, extra = enemy_reach(t, lo, hi, e_pos, e_s, e_f, first, grouped, memory)
+    e_hidden, e_def = enemy_defence(t, s, memory, defence, first, grouped)
+    loss, ci, gain, chief_gain, take_chief = values(t, s, memory, w, first, grouped)
+    d_own, t_own, x_own = defence[o_flat], threat[o_flat], extra[o_flat]
+    if ci >= 0:
+        x_own[ci] += CHIEF_UNSEEN * unit
+    risks = np.empty(k_own)
+    for q in range(k_own):
+        risks[q] = piece_risk(t_own[q], x_own[q], d_own[q], loss[q], w[I_P_NEAR])
+    base_risk = spread_total(risks, k_own, w[I_SPREAD])
+    # geometry: distances to the enemy, how far moves matter, the chief's ring
+    dist = distances(dims, e_pos, lo, hi)
+    o_dist = dist[o_flat]
+    e_move = 0
+    for j in range(k_en):
+        e_move = max(e_move, e_f[j])
+    # beyond this distance from every enemy a cell is out of every enemy's reach within a move,
+    # and of every own attack or hunt next turn (R5): only the advance counts there
+    horizon = max(FRONT, 2 * e_move, e_move + reach)
+    ring = chief_ring(dims, o_pos, ci)
+    return Turn(
+        dims, lo, hi, o_flat, o_pos, o_s, o_f, e_flat, e_pos, e_s, e_f, e_owner, defence, power,
+        threat, extra, dist, ring, d_own, t_own, x_own, loss, o_dist, ci, e_def, e_hidden, gain,
+        chief_gain, base_risk, horizon, unit, take_chief, t.defence_all, seen.turn, w,
+        unseen_odds(s, memory, e_pos, e_hidden, w[I_CRUSH] > 0),
+    )  # fmt: skip
+
+
+@kernel
+def by_owner(e_owner: IntArray, players: int) -> tuple[IntArray, IntArray]:
+    """The visible enemy pieces by owner, each group in observation order: ``grouped[first[o]:
+    first[o + 1]]`` are owner ``o``'s indices."""
+    k_en = len(e_owner)
+    first = np.zeros(players + 1, dtype=np.int64)
     for j in range(k_en):
         first[e_owner[j] + 1] += 1
-    for o in range(t.players):
+    for o in range(players):
         first[o + 1] += first[o]
     grouped = np.empty(k_en, dtype=np.int64)
     filled = first[:-1].copy()
     for j in range(k_en):
         grouped[filled[e_owner[j]]] = j
         filled[e_owner[j]] += 1
+    return first, grouped
 
-    # where moves may end: the box around own pieces and their reach (teleporters included,
-    # R5); the enemy's reach (threat, extra) and its distance are only looked up there
+
+@kernel
+def move_box(s: Sight, o_pos: IntArray, o_f: IntArray) -> tuple[IntArray, IntArray, int]:
+    """Where moves may end: the box ``lo..hi`` around own pieces and their reach (teleporters
+    included, R5), and the longest own move field. The enemy's reach (threat, extra) and its
+    distance are only looked up there."""
+    dims = s.dims
     lo = np.empty(3, dtype=np.int64)
     hi = np.empty(3, dtype=np.int64)
     reach = 0
-    for q in range(k_own):
+    for q in range(len(o_f)):
         reach = max(reach, o_f[q])
     for a in range(3):
         lo[a], hi[a] = dims[a] - 1, 0
-        for q in range(k_own):
+        for q in range(len(o_f)):
             lo[a] = min(lo[a], o_pos[q, a] - o_f[q])
             hi[a] = max(hi[a], o_pos[q, a] + o_f[q])
         for u in range(len(s.tcells)):
             lo[a] = min(lo[a], s.tcells[u, a] - reach)
             hi[a] = max(hi[a], s.tcells[u, a] + reach)
         lo[a], hi[a] = max(lo[a], 0), min(hi[a], dims[a] - 1)
+    return lo, hi, reach
 
-    # grids: cube sums (R1) of strengths (R8 defence, R5 reach)
+
+@kernel
+def own_grids(
+    t: Tables, s: Sight, o_pos: IntArray, o_s: IntArray, o_f: IntArray
+) -> tuple[IntArray, IntArray]:
+    """The board grids of own strength: ``defence`` (R8: the strength of the pieces that count
+    within radius 1 of each cell: own pieces, or every piece seen with ``defence_counts``
+    all) and ``power`` (own attack power on each cell, R5 by move fields)."""
+    seen, dims = s.seen, s.dims
+    size = dims[0] * dims[1] * dims[2]
+    lo0 = np.zeros(3, dtype=np.int64)  # the whole board
+    hi0 = dims - 1
     defence = np.zeros(size, dtype=np.int64)
     if t.defence_all:
         for r in range(len(seen.ids)):
             c = seen.cells[r]
             stamp(defence, dims, lo0, hi0, c[0], c[1], c[2], 1, s.strengths[r])
     else:
-        for q in range(k_own):
+        for q in range(len(o_s)):
             stamp(defence, dims, lo0, hi0, o_pos[q, 0], o_pos[q, 1], o_pos[q, 2], 1, o_s[q])
     power = np.zeros(size, dtype=np.int64)
-    for q in range(k_own):
+    for q in range(len(o_s)):
         if o_f[q] > 0:
             z, y, x = o_pos[q, 0], o_pos[q, 1], o_pos[q, 2]
             stamp(power, dims, lo0, hi0, z, y, x, o_f[q], o_s[q])
-    # the strongest owner's reach now (threat) and after one more move (later, R4), within
-    # lo..hi (the rest of these grids is never read)
+    return defence, power
+
+
+@kernel
+def enemy_reach(
+    t: Tables,
+    lo: IntArray,
+    hi: IntArray,
+    e_pos: IntArray,
+    e_s: IntArray,
+    e_f: IntArray,
+    first: IntArray,
+    grouped: IntArray,
+    memory: Memory,
+) -> tuple[IntArray, IntArray]:
+    """The strongest enemy owner's power on each cell of ``lo..hi`` now (``threat``, with the
+    invisible attackers remembered near their cells, R6) and what one more move of its adds
+    (``extra``, R4, R5); the rest of these grids is never read."""
+    dims = t.shape
+    n, m = dims[1], dims[2]
+    size = dims[0] * n * m
     threat = np.empty(size, dtype=np.int64)
     later = np.empty(size, dtype=np.int64)
     zero_box(threat, dims, lo, hi)
@@ -166,11 +230,44 @@ def read_turn(t: Tables, s: Sight, memory: Memory, unit: int, w: FloatArray) -> 
     n_owners = 0
     for o in range(t.players):
         n_owners += first[o + 1] > first[o]
+    strongest = owner_reach(t, lo, hi, e_pos, e_s, e_f, first, grouped, threat, later, n_owners)
+    extra = np.empty(size, dtype=np.int64)
+    for z in range(lo[0], hi[0] + 1):
+        for y in range(lo[1], hi[1] + 1):
+            base = (z * n + y) * m
+            for c in range(base + lo[2], base + hi[2] + 1):
+                extra[c] = min(max(later[c] - threat[c], 0), strongest)
+    hidden = memory.hidden  # invisible attackers seen near these cells (R6)
+    for h in range(memory.counters[N_HIDDEN]):
+        zy, x = divmod(hidden[h, 1], m)
+        z, y = divmod(zy, n)
+        stamp(threat, dims, lo, hi, z, y, x, 2, hidden[h, 2])
+    return threat, extra
+
+
+@kernel
+def owner_reach(
+    t: Tables,
+    lo: IntArray,
+    hi: IntArray,
+    e_pos: IntArray,
+    e_s: IntArray,
+    e_f: IntArray,
+    first: IntArray,
+    grouped: IntArray,
+    threat: IntArray,
+    later: IntArray,
+    n_owners: int,
+) -> int:
+    """Into ``threat`` and ``later`` (zero in ``lo..hi``): the strongest owner's power on each
+    cell now and after one more move (R4, R5); returns the strongest enemy piece's strength."""
+    dims = t.shape
+    n, m = dims[1], dims[2]
     single = n_owners == 1
     now_o, later_o = threat, later
     if not single:
-        now_o = np.empty(size, dtype=np.int64)
-        later_o = np.empty(size, dtype=np.int64)
+        now_o = np.empty(len(threat), dtype=np.int64)
+        later_o = np.empty(len(threat), dtype=np.int64)
         zero_box(now_o, dims, lo, hi)
         zero_box(later_o, dims, lo, hi)
     strongest = 0
@@ -198,18 +295,18 @@ def read_turn(t: Tables, s: Sight, memory: Memory, unit: int, w: FloatArray) -> 
                         later[c] = max(later[c], later_o[c])
                         now_o[c] = 0
                         later_o[c] = 0
-    extra = np.empty(size, dtype=np.int64)
-    for z in range(lo[0], hi[0] + 1):
-        for y in range(lo[1], hi[1] + 1):
-            base = (z * n + y) * m
-            for c in range(base + lo[2], base + hi[2] + 1):
-                extra[c] = min(max(later[c] - threat[c], 0), strongest)
-    hidden = memory.hidden  # invisible attackers seen near these cells (R6)
-    for h in range(memory.counters[N_HIDDEN]):
-        zy, x = divmod(hidden[h, 1], m)
-        z, y = divmod(zy, n)
-        stamp(threat, dims, lo, hi, z, y, x, 2, hidden[h, 2])
+    return strongest
 
+
+@kernel
+def enemy_defence(
+    t: Tables, s: Sight, memory: Memory, defence: IntArray, first: IntArray, grouped: IntArray
+) -> tuple[IntArray, IntArray]:
+    """Per visible enemy piece: the hidden defenders its failed attacks showed lately
+    (``e_hidden``, R6) and its defence (``e_def``, R8: its owner's pieces within radius 1 as
+    seen, or every piece's with ``defence_counts`` all, and the hidden ones)."""
+    seen, enemy = s.seen, s.enemy
+    k_en = len(enemy)
     e_hidden = np.zeros(k_en, dtype=np.int64)
     e_def = np.zeros(k_en, dtype=np.int64)
     for j in range(k_en):
@@ -217,15 +314,16 @@ def read_turn(t: Tables, s: Sight, memory: Memory, unit: int, w: FloatArray) -> 
         if seen.turn - memory.mark_turn[pid] < MEMORY:
             e_hidden[j] = memory.mark_value[pid]
         if t.defence_all:  # every piece counts (R8)
-            e_def[j] = defence[e_flat[j]]
+            e_def[j] = defence[s.flat[enemy[j]]]
     if not t.defence_all:  # its owner's pieces within radius 1 (R8)
         gz = np.empty(k_en, dtype=np.int64)  # coordinates in group order
         gy = np.empty(k_en, dtype=np.int64)
         gx = np.empty(k_en, dtype=np.int64)
         gs = np.empty(k_en, dtype=np.int64)
         for u in range(k_en):
-            j = grouped[u]
-            gz[u], gy[u], gx[u], gs[u] = e_pos[j, 0], e_pos[j, 1], e_pos[j, 2], e_s[j]
+            row = enemy[grouped[u]]
+            c = seen.cells[row]
+            gz[u], gy[u], gx[u], gs[u] = c[0], c[1], c[2], s.strengths[row]
         for o in range(t.players):
             for u in range(first[o], first[o + 1]):
                 near = 0
@@ -235,8 +333,24 @@ def read_turn(t: Tables, s: Sight, memory: Memory, unit: int, w: FloatArray) -> 
                 e_def[grouped[u]] = near
     for j in range(k_en):
         e_def[j] += e_hidden[j]
+    return e_hidden, e_def
 
-    # values (R2, R8): what losing each own piece costs, what taking each enemy piece gains
+
+@kernel
+def values(
+    t: Tables, s: Sight, memory: Memory, w: FloatArray, first: IntArray, grouped: IntArray
+) -> tuple[FloatArray, int, FloatArray, FloatArray, float]:
+    """What losing each own piece costs (``loss``; the chief's: the game), the chief's index
+    among own pieces (or -1), what taking each visible enemy piece gains (``gain``), of which
+    the chance it is its owner's chief times eliminating its owner (``chief_gain``: chief
+    suspects are the pieces never seen to move, R8), and the share of a successful attack that
+    takes a chief (R2, R8)."""
+    seen, own, enemy = s.seen, s.own, s.enemy
+    k_own, k_en = len(own), len(enemy)
+    destroy, teleport, convert = t.outcomes[0], t.outcomes[1], t.outcomes[2]
+    swing = destroy + teleport * w[I_TELEPORTED] + 2 * convert  # per point of a piece taken (R8)
+    take_chief = destroy + convert  # a chief destroyed or converted eliminates (R8)
+    lose_chief = w[I_WIN] * (destroy + convert) + w[I_WIN] * teleport * 0.25
     loss = np.empty(k_own)
     ci = -1
     for q in range(k_own):
@@ -263,36 +377,21 @@ def read_turn(t: Tables, s: Sight, memory: Memory, unit: int, w: FloatArray) -> 
     gain = np.empty(k_en)
     for j in range(k_en):
         gain[j] = float(t.cost[seen.types[enemy[j]], 0]) * swing + chief_gain[j]
-    d_own, t_own, x_own = defence[o_flat], threat[o_flat], extra[o_flat]
-    if ci >= 0:
-        x_own[ci] += CHIEF_UNSEEN * unit
-    risks = np.empty(k_own)
-    for q in range(k_own):
-        risks[q] = piece_risk(t_own[q], x_own[q], d_own[q], loss[q], w[I_P_NEAR])
-    base_risk = spread_total(risks, k_own, w[I_SPREAD])
+    return loss, ci, gain, chief_gain, take_chief
 
-    # geometry: distances to the enemy, how far moves matter, the chief's ring
-    dist = distances(dims, e_pos, lo, hi)
-    o_dist = dist[o_flat]
-    e_move = 0
-    for j in range(k_en):
-        e_move = max(e_move, e_f[j])
-    # beyond this distance from every enemy a cell is out of every enemy's reach within a move,
-    # and of every own attack or hunt next turn (R5): only the advance counts there
-    horizon = max(FRONT, 2 * e_move, e_move + reach)
-    ring = np.zeros(size, dtype=np.bool_)
+
+@kernel
+def chief_ring(dims: IntArray, o_pos: IntArray, ci: int) -> BoolArray:
+    """Per cell: the chief's cell or one of its neighbours (none without a chief)."""
+    p, n, m = dims[0], dims[1], dims[2]
+    ring = np.zeros(p * n * m, dtype=np.bool_)
     if ci >= 0:
         c = o_pos[ci]
         for z in range(max(c[0] - 1, 0), min(c[0] + 2, p)):
             for y in range(max(c[1] - 1, 0), min(c[1] + 2, n)):
                 for x in range(max(c[2] - 1, 0), min(c[2] + 2, m)):
                     ring[(z * n + y) * m + x] = True
-    return Turn(
-        dims, lo, hi, o_flat, o_pos, o_s, o_f, e_flat, e_pos, e_s, e_f, e_owner, defence, power,
-        threat, extra, dist, ring, d_own, t_own, x_own, loss, o_dist, ci, e_def, e_hidden, gain,
-        chief_gain, base_risk, horizon, unit, take_chief, t.defence_all, seen.turn, w,
-        unseen_odds(s, memory, e_pos, e_hidden, w[I_CRUSH] > 0),
-    )  # fmt: skip
+    return ring
 
 
 @kernel

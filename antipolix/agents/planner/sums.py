@@ -5,7 +5,8 @@ The planner's kernels reproduce, operation for operation, the numpy planner they
 in the same order, so that they make the same decisions. numpy sums a 1-D array pairwise
 (:func:`pairwise`) and the rows of a matrix one after the other (:func:`column_sum`); the
 exposure and the threats count the largest term in full and the others at a weight
-(:func:`spread_total`: one order a turn, R4).
+(:func:`spread_total`: one order a turn, R4). Which terms a move changes, or which are not
+zero, are kept as bits of 64-bit masks (:func:`lowest_bit`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ import numpy as np
 
 from antipolix.agents.planner.weights import FloatArray
 from antipolix.jit import kernel
+
+ONE = np.uint64(1)
+BYTE = np.uint64(255)
+EIGHT = np.uint64(8)
 
 
 @kernel
@@ -124,3 +129,16 @@ def column_spread_total(a: FloatArray, n: int, single: bool, spread: float) -> f
     """:func:`spread_total` of one column of an ``(n, k)`` matrix (``n >= 1``), as numpy sums it."""
     top = largest(a, n)
     return top + spread * (column_sum(a, n, single) - top)
+
+
+@kernel
+def lowest_bit(bits: np.uint64, n: int) -> int:
+    """The index of the lowest set bit of ``bits`` (``n`` if there is none below ``n``)."""
+    first = 0
+    while first < n and (bits & BYTE) == 0:
+        bits >>= EIGHT
+        first += 8
+    while first < n and not bits & ONE:
+        bits >>= ONE
+        first += 1
+    return min(first, n)

@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
+MaskArray = npt.NDArray[np.uint64]  # 64-bit masks, a bit per piece or cell
 
 # Values, in points of piece cost (R2).
 WIN = 150.0  # eliminating a player (taking its chief), or losing one's own chief (R8)
