@@ -30,7 +30,7 @@ from antipolix.agents.planner.weights import (
     NUL_AFTER,
     FloatArray,
 )
-from antipolix.agents.sight import Sight, power, reaches
+from antipolix.agents.sight import Sight, power, target_matrix
 from antipolix.jit import kernel
 from antipolix.journal import NUL, WAR
 from antipolix.observation import Seen
@@ -45,28 +45,36 @@ def best_attack(tn: Turn, s: Sight) -> tuple[float, int, IntArray]:
     """Every target that the own pieces reaching it outpower (R4, R8), attacked by all of them
     (attackers never move): its expected gain plus the exposure it relieves. Returns the score,
     the target's flat cell and the attackers' rows (none: no attack scores above 0)."""
-    k_own = len(tn.o_s)
+    k_own, mobile = len(tn.o_s), s.mobile
     relieved = np.empty(k_own)
     best, best_flat, best_rows = 0.0, 0, np.empty(0, dtype=np.int64)
     # without teleporters the pieces that reach a cell are those whose field covers it: the
     # power grid says which targets can be won at all
     teleports = False
-    for q in range(len(s.mobile)):
+    for q in range(len(mobile)):
         teleports = teleports or s.near[q]
-    hit = np.zeros(len(s.mobile), dtype=np.bool_)
+    hit = target_matrix(s) if teleports else np.empty((0, 0), dtype=np.bool_)
+    rows = np.empty(len(mobile), dtype=np.int64)
+    cells, fields = s.seen.cells, s.fields
     for j in range(len(s.enemy)):
         if not teleports and tn.power[tn.e_flat[j]] <= tn.e_def[j]:
             continue
-        c = tn.e_pos[j]
-        for q in range(len(s.mobile)):
-            hit[q] = reaches(s, s.mobile[q], c[0], c[1], c[2])
-        attackers = s.mobile[hit]
-        if not len(attackers):
-            continue
-        margin = power(s, attackers) - tn.e_def[j]
-        if margin <= 0:
-            continue
         ez, ey, ex = tn.e_pos[j, 0], tn.e_pos[j, 1], tn.e_pos[j, 2]
+        n_att, attack = 0, 0
+        for q in range(len(mobile)):
+            row = mobile[q]
+            if teleports:
+                reached = hit[q, j]
+            else:
+                d = cheb(cells[row, 0], cells[row, 1], cells[row, 2], ez, ey, ex)
+                reached = 1 <= d <= fields[row]
+            if reached:
+                rows[n_att] = row
+                n_att += 1
+                attack += s.strengths[row]
+        margin = attack - tn.e_def[j]
+        if not n_att or margin <= 0:
+            continue
         for q in range(k_own):
             near = cheb(tn.o_pos[q, 0], tn.o_pos[q, 1], tn.o_pos[q, 2], ez, ey, ex) <= tn.e_f[j]
             threat = max(tn.t_own[q] - (tn.e_s[j] if near else 0), 0)
@@ -76,7 +84,7 @@ def best_attack(tn: Turn, s: Sight) -> tuple[float, int, IntArray]:
             score *= 1.0 - tn.w[I_HIDDEN_PROBE]
         score += 0.02 * min(margin / tn.unit, 2.5)  # wider wins first
         if score > best:
-            best, best_flat, best_rows = score, tn.e_flat[j], attackers
+            best, best_flat, best_rows = score, tn.e_flat[j], rows[:n_att].copy()
     return best, best_flat, best_rows
 
 
@@ -87,14 +95,12 @@ def candidates(tn: Turn, s: Sight) -> tuple[IntArray, IntArray, IntArray, IntArr
     visible enemy, R1): first the pieces next to no teleporter, by move field and row, then
     the others, each piece's cells in increasing order. Far from every enemy, only the moves
     closing in (or guarding the chief, or fleeing an unseen attacker) are kept."""
-    seen = s.seen
-    dims = tn.dims
-    p, n, m = dims[0], dims[1], dims[2]
-    mobile = s.mobile
-    cap = 0
+    mobile, near, fields = s.mobile, s.near, s.fields
+    cap, top = 0, 0
     for q in range(len(mobile)):
-        side = 2 * s.fields[mobile[q]] + 1
-        cap += side**3 * (1 + (len(s.tcells) if s.near[q] else 0))
+        f = fields[mobile[q]]
+        cap += (2 * f + 1) ** 3 * (1 + (len(s.tcells) if near[q] else 0))
+        top = max(top, f)
     who = np.empty(cap, dtype=np.int64)
     dest = np.empty(cap, dtype=np.int64)
     end = np.empty((cap, 3), dtype=np.int64)
@@ -102,55 +108,98 @@ def candidates(tn: Turn, s: Sight) -> tuple[IntArray, IntArray, IntArray, IntArr
     own_of = np.searchsorted(s.own, mobile)
     # a move is dropped when it ends far from every enemy without closing in, unless its piece
     # is threatened, or is the chief, or it starts or ends next to the chief
-    occupied, dist, ring, horizon = s.occupied, tn.dist, tn.ring, tn.horizon
+    ring, t_own, o_flat, ci = tn.ring, tn.t_own, tn.o_flat, tn.ci
     may_drop = np.empty(len(mobile), dtype=np.bool_)
     for q in range(len(mobile)):
         i = own_of[q]
-        may_drop[q] = tn.t_own[i] == 0 and i != tn.ci and not ring[tn.o_flat[i]]
+        may_drop[q] = t_own[i] == 0 and i != ci and not ring[o_flat[i]]
     k = 0
-    for f in np.unique(s.fields[mobile][~s.near]):
+    for f in range(1, top + 1):  # the pieces next to no teleporter, by move field
         for q in range(len(mobile)):
-            if s.near[q] or s.fields[mobile[q]] != f:
-                continue
-            c = seen.cells[mobile[q]]
-            cz, cy, cx = c[0], c[1], c[2]
-            now = tn.o_dist[own_of[q]]
-            drop = may_drop[q]
-            for z in range(max(cz - f, 0), min(cz + f + 1, p)):
-                for y in range(max(cy - f, 0), min(cy + f + 1, n)):
-                    base = (z * n + y) * m
-                    for x in range(max(cx - f, 0), min(cx + f + 1, m)):
-                        flat = base + x
-                        if occupied[flat]:  # its own cell among them
-                            continue
-                        d = dist[flat]
-                        if drop and d > horizon and d >= now and not ring[flat]:
-                            continue
-                        who[k], dest[k], gap[k] = q, flat, d
-                        end[k, 0], end[k, 1], end[k, 2] = z, y, x
-                        k += 1
+            if not near[q] and fields[mobile[q]] == f:
+                k = _box_moves(tn, s, q, f, own_of[q], may_drop[q], who, dest, end, gap, k)
     cells = np.empty(cap, dtype=np.int64)
     for q in range(len(mobile)):
-        if not s.near[q]:
-            continue
-        c = seen.cells[mobile[q]]
-        found = reach_cells_k(
-            p, n, m, c[0], c[1], c[2], s.fields[mobile[q]], s.tcells, s.tlabels, s.scratch, cells
-        )
-        now = tn.o_dist[own_of[q]]
-        drop = may_drop[q]
-        for u in range(found):
-            flat = cells[u]
-            if occupied[flat]:
-                continue
-            d = dist[flat]
-            if drop and d > horizon and d >= now and not ring[flat]:
-                continue
-            who[k], dest[k], gap[k] = q, flat, d
-            zy, end[k, 2] = divmod(flat, m)
-            end[k, 0], end[k, 1] = divmod(zy, n)
-            k += 1
+        if near[q]:
+            k = _teleport_moves(tn, s, q, own_of[q], may_drop[q], cells, who, dest, end, gap, k)
     return who[:k], dest[:k], end[:k], gap[:k]
+
+
+@kernel
+def _box_moves(
+    tn: Turn,
+    s: Sight,
+    q: int,
+    f: int,
+    i: int,
+    drop: bool,
+    who: IntArray,
+    dest: IntArray,
+    end: IntArray,
+    gap: IntArray,
+    k: int,
+) -> int:
+    """The moves of mobile piece ``q`` (own index ``i``), next to no teleporter, with move
+    field ``f``: every free cell of its cube, in order, written from ``k`` on; returns the
+    next ``k`` (see :func:`candidates`)."""
+    dims = tn.dims
+    p, n, m = dims[0], dims[1], dims[2]
+    occupied, dist, ring, horizon = s.occupied, tn.dist, tn.ring, tn.horizon
+    c = s.seen.cells[s.mobile[q]]
+    cz, cy, cx = c[0], c[1], c[2]
+    now = tn.o_dist[i]
+    for z in range(max(cz - f, 0), min(cz + f + 1, p)):
+        for y in range(max(cy - f, 0), min(cy + f + 1, n)):
+            base = (z * n + y) * m
+            for x in range(max(cx - f, 0), min(cx + f + 1, m)):
+                flat = base + x
+                if occupied[flat]:  # its own cell among them
+                    continue
+                d = dist[flat]
+                if drop and d > horizon and d >= now and not ring[flat]:
+                    continue
+                who[k], dest[k], gap[k] = q, flat, d
+                end[k, 0], end[k, 1], end[k, 2] = z, y, x
+                k += 1
+    return k
+
+
+@kernel
+def _teleport_moves(
+    tn: Turn,
+    s: Sight,
+    q: int,
+    i: int,
+    drop: bool,
+    cells: IntArray,
+    who: IntArray,
+    dest: IntArray,
+    end: IntArray,
+    gap: IntArray,
+    k: int,
+) -> int:
+    """The moves of mobile piece ``q`` (own index ``i``) next to a teleporter: every free
+    cell it reaches (R5), in order, written from ``k`` on; returns the next ``k``."""
+    dims = tn.dims
+    p, n, m = dims[0], dims[1], dims[2]
+    occupied, dist, ring, horizon = s.occupied, tn.dist, tn.ring, tn.horizon
+    c = s.seen.cells[s.mobile[q]]
+    found = reach_cells_k(
+        p, n, m, c[0], c[1], c[2], s.fields[s.mobile[q]], s.tcells, s.tlabels, s.scratch, cells
+    )
+    now = tn.o_dist[i]
+    for u in range(found):
+        flat = cells[u]
+        if occupied[flat]:
+            continue
+        d = dist[flat]
+        if drop and d > horizon and d >= now and not ring[flat]:
+            continue
+        who[k], dest[k], gap[k] = q, flat, d
+        zy, end[k, 2] = divmod(flat, m)
+        end[k, 0], end[k, 1] = divmod(zy, n)
+        k += 1
+    return k
 
 
 @kernel
@@ -181,26 +230,26 @@ def move_scores(
     mover = np.searchsorted(s.own, s.mobile)[who]  # own index of each move's piece
     score, adj_ab, d_mover = exposure(tn, mover, dest, end)
     if tn.ci >= 0:
-        chief_guard(tn, mover, dest, end, gap, d_mover, score)
+        chief_guard(tn, mover, dest, gap, d_mover, score)
     offence = threats(tn, mover, dest, end)
     hunt(tn, s, mover, dest, end, offence)
-    ci = tn.ci
+    ci, o_dist, o_s, defence, d_own = tn.ci, tn.o_dist, tn.o_s, tn.defence, tn.d_own
+    w_advance, w_cohesion = tn.w[I_ADVANCE], tn.w[I_COHESION]
     for k in range(count):
         i = mover[k]
         if i == ci:
             continue
         score[k] += offence[k]
         d_b = gap[k]
-        score[k] += tn.w[I_ADVANCE] * (tn.o_dist[i] - d_b)
+        score[k] += w_advance * (o_dist[i] - d_b)
         if d_b <= FRONT:  # cohesion: the own strength around the moved piece (R8)
-            s_i = tn.o_s[i]
-            support = (tn.defence[dest[k]] - s_i * adj_ab[k]) - (tn.d_own[i] - s_i)
-            score[k] += tn.w[I_COHESION] * support
+            s_i = o_s[i]
+            support = (defence[dest[k]] - s_i * adj_ab[k]) - (d_own[i] - s_i)
+            score[k] += w_cohesion * support
     if tn.w[I_NETWORK] > 0 or tn.w[I_FORTRESS] > 0 or tn.w[I_CRUSH] > 0:
         tactics(t, tn, s, mover, dest, end, gap, score)
-    noise = rng.random(count)  # ties, from the agent's generator (R12)
-    for k in range(count):
-        score[k] += noise[k] * 1e-6
+    for k in range(count):  # ties, from the agent's generator (R12)
+        score[k] += rng.random() * 1e-6
     return score, s.mobile[who], dest
 
 

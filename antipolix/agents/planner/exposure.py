@@ -1,13 +1,22 @@
 """The exposure term of a move's score (R8): for every own attackable piece, the expected loss
 where the visible enemy power reaching it outpowers its defence, for sure or after one more
 enemy move (R4); the largest in full, the others at ``spread``. A move changes the defence
-around its start and end cells only."""
+around its start and end cells only: the mover's own risk where it lands, and the risk of the
+pieces at risk next to either cell.
+
+The risks are summed per move as numpy summed them in the planner this one replaced: pairwise
+when a single move touches a piece at risk, else row by row. Bit masks say which pieces at risk
+a move touches (those next to each own piece, and those next to each move's end, found among
+the pieces near its mover only); each move's sum starts from the position's running sum before
+the first risk it changes and adds only the risks that change or are not zero. The moves of one
+piece next to the same pieces at risk share that sum (a piece's moves are listed together).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from antipolix.agents.planner.board import zero_box
+from antipolix.agents.planner.board import near_masks
 from antipolix.agents.planner.reading import Turn
 from antipolix.agents.planner.sums import (
     BYTE,
@@ -39,32 +48,25 @@ def exposure(
     and the pieces at risk around both cells (their defence changes). Also returns, per move,
     whether it ends next to its start and the mover's defence there."""
     count = len(dest)
-    k_own = len(tn.o_s)
     p_near, spread = tn.w[I_P_NEAR], tn.w[I_SPREAD]
+    o_pos, o_s, loss, ci = tn.o_pos, tn.o_s, tn.loss, tn.ci
+    defence, threat, extra = tn.defence, tn.threat, tn.extra
+    unseen = CHIEF_UNSEEN * tn.unit  # the chief's allowance for invisible attackers
     adj_ab = np.empty(count, dtype=np.bool_)
     d_mover = np.empty(count, dtype=np.int64)
     r_mover = np.empty(count)
     for k in range(count):
         i = mover[k]
-        a0, a1, a2 = tn.o_pos[i, 0], tn.o_pos[i, 1], tn.o_pos[i, 2]
-        adj_ab[k] = cheb(a0, a1, a2, end[k, 0], end[k, 1], end[k, 2]) <= 1
-        s_i = tn.o_s[i]
-        d_mover[k] = tn.defence[dest[k]] + s_i - s_i * adj_ab[k]
-        unseen = CHIEF_UNSEEN * tn.unit if i == tn.ci else 0  # invisible attackers
-        r_mover[k] = piece_risk(
-            tn.threat[dest[k]], tn.extra[dest[k]] + unseen, d_mover[k], tn.loss[i], p_near
+        adj_ab[k] = (
+            cheb(o_pos[i, 0], o_pos[i, 1], o_pos[i, 2], end[k, 0], end[k, 1], end[k, 2]) <= 1
         )
-    rel = np.empty(k_own, dtype=np.int64)  # the pieces at risk at all
-    n_rel = 0
-    for q in range(k_own):
-        if tn.t_own[q] > 0 and tn.loss[q] > 0:
-            rel[n_rel] = q
-            n_rel += 1
-    rel = rel[:n_rel]
-    r0 = np.empty(n_rel)
-    for u in range(n_rel):
-        q = rel[u]
-        r0[u] = piece_risk(tn.t_own[q], tn.x_own[q], tn.d_own[q], tn.loss[q], p_near)
+        s_i = o_s[i]
+        b = dest[k]
+        d_mover[k] = defence[b] + s_i - s_i * adj_ab[k]
+        allow = unseen if i == ci else 0
+        r_mover[k] = piece_risk(threat[b], extra[b] + allow, d_mover[k], loss[i], p_near)
+    rel, r0, near_rel = _at_risk(tn)
+    n_rel = len(rel)
     r0_top = 0.0
     for u in range(n_rel):
         r0_top = max(r0_top, r0[u])
@@ -73,53 +75,47 @@ def exposure(
     for k in range(count):  # moves that touch no piece at risk
         top = max(r0_top, r_mover[k])
         risk[k] = top + spread * (r0_sum + r_mover[k] - top)
-    near_rel = np.zeros((n_rel, k_own), dtype=np.bool_)  # a piece is near itself
-    for u in range(n_rel):
-        a0, a1, a2 = tn.o_pos[rel[u], 0], tn.o_pos[rel[u], 1], tn.o_pos[rel[u], 2]
-        for q in range(k_own):
-            near_rel[u, q] = cheb(a0, a1, a2, tn.o_pos[q, 0], tn.o_pos[q, 1], tn.o_pos[q, 2]) <= 1
     if n_rel <= 64:
-        _exposure_masked(tn, mover, dest, end, rel, near_rel, r0, r_mover, risk)
+        _exposure_masked(tn, mover, end, rel, near_rel, r0, r_mover, risk)
     else:  # (more than a mask holds)
         _exposure_plain(tn, mover, end, rel, near_rel, r_mover, risk)
     score = np.empty(count)
+    base_risk = tn.base_risk
     for k in range(count):
-        score[k] = tn.base_risk - risk[k]
+        score[k] = base_risk - risk[k]
     return score, adj_ab, d_mover
 
 
 @kernel
-def _exposure_masks(tn: Turn, rel: IntArray, near_rel: BoolArray) -> tuple[MaskArray, ...]:
-    """Bit masks of the pieces at risk: per own piece, those next to it (``beside``) and
-    itself if it is one (``itself``); per cell of the box where moves end, those next to it
-    (``around``)."""
-    n_rel, k_own = len(rel), len(tn.o_s)
-    beside = np.zeros(k_own, dtype=np.uint64)
-    itself = np.zeros(k_own, dtype=np.uint64)
-    dims, lo, hi = tn.dims, tn.lo, tn.hi
-    around = np.empty(len(tn.defence), dtype=np.uint64)  # (in lo..hi)
-    zero_box(around, dims, lo, hi)
-    n, m = dims[1], dims[2]
+def _at_risk(tn: Turn) -> tuple[IntArray, FloatArray, BoolArray]:
+    """The own pieces at risk at all (an enemy reaches them and they can be attacked, R6), in
+    order, their risks as they stand, and which own pieces stand next to each (R8: their
+    strength counts in its defence; a piece is next to itself)."""
+    k_own = len(tn.o_s)
+    o_pos, t_own, x_own, d_own, loss = tn.o_pos, tn.t_own, tn.x_own, tn.d_own, tn.loss
+    p_near = tn.w[I_P_NEAR]
+    rel = np.empty(k_own, dtype=np.int64)
+    n_rel = 0
+    for q in range(k_own):
+        if t_own[q] > 0 and loss[q] > 0:
+            rel[n_rel] = q
+            n_rel += 1
+    rel = rel[:n_rel]
+    r0 = np.empty(n_rel)
+    near_rel = np.zeros((n_rel, k_own), dtype=np.bool_)
     for u in range(n_rel):
-        bit = ONE << np.uint64(u)
-        itself[rel[u]] = bit
-        for q in range(k_own):
-            if near_rel[u, q]:
-                beside[q] |= bit
-        a = tn.o_pos[rel[u]]
-        for z in range(max(a[0] - 1, lo[0]), min(a[0] + 1, hi[0]) + 1):
-            for y in range(max(a[1] - 1, lo[1]), min(a[1] + 1, hi[1]) + 1):
-                base = (z * n + y) * m
-                for x in range(max(a[2] - 1, lo[2]), min(a[2] + 1, hi[2]) + 1):
-                    around[base + x] |= bit
-    return beside, itself, around
+        q = rel[u]
+        r0[u] = piece_risk(t_own[q], x_own[q], d_own[q], loss[q], p_near)
+        a0, a1, a2 = o_pos[q, 0], o_pos[q, 1], o_pos[q, 2]
+        for v in range(k_own):
+            near_rel[u, v] = cheb(a0, a1, a2, o_pos[v, 0], o_pos[v, 1], o_pos[v, 2]) <= 1
+    return rel, r0, near_rel
 
 
 @kernel
 def _exposure_masked(
     tn: Turn,
     mover: IntArray,
-    dest: IntArray,
     end: IntArray,
     rel: IntArray,
     near_rel: BoolArray,
@@ -127,20 +123,56 @@ def _exposure_masked(
     r_mover: FloatArray,
     risk: FloatArray,
 ) -> None:
-    """:func:`exposure` of the moves that touch a piece at risk, summed as numpy sums them:
-    pairwise if there is a single one, else row by row from the position's own running sums
-    before the first piece the move changes (masks of the pieces at risk next to each own
-    piece and each cell find it), adding only the terms that are not zero. The moves of one
-    piece next to the same pieces at risk share these sums (the mover's own risk comes last)."""
-    n_rel, count = len(rel), len(dest)
-    beside, itself, around = _exposure_masks(tn, rel, near_rel)
+    """:func:`exposure` of the moves that touch a piece at risk (see the module docstring;
+    at most 64 pieces at risk)."""
+    n_rel, count, k_own = len(rel), len(mover), len(tn.o_s)
+    beside = np.zeros(k_own, dtype=np.uint64)  # per own piece: the pieces at risk next to it
+    itself = np.zeros(k_own, dtype=np.uint64)  # ... and itself if it is one
+    for u in range(n_rel):
+        bit = ONE << np.uint64(u)
+        itself[rel[u]] = bit
+        for q in range(k_own):
+            if near_rel[u, q]:
+                beside[q] |= bit
+    radius = np.ones(k_own, dtype=np.int64)
+    around = near_masks(tn.o_pos, mover, end, tn.o_pos[rel], radius)  # per move
     n_sel = 0
     for k in range(count):
-        if beside[mover[k]] != 0 or around[dest[k]] != 0:
+        if beside[mover[k]] != 0 or around[k] != 0:
             n_sel += 1
     if n_sel == 1:  # one column: numpy sums it pairwise
         _exposure_plain(tn, mover, end, rel, near_rel, r_mover, risk)
         return
+    spread = tn.w[I_SPREAD]
+    sums = np.empty(2 * count)  # per distinct case: its sum and largest risk, the mover's out
+    case = _exposure_cases(tn, mover, rel, near_rel, r0, beside, itself, around, sums)
+    for k in range(count):
+        c = case[k]
+        if c < 0:
+            continue
+        acc = sums[2 * c] + r_mover[k]
+        top = max(sums[2 * c + 1], r_mover[k])
+        risk[k] = top + spread * (acc - top)
+
+
+@kernel
+def _exposure_cases(
+    tn: Turn,
+    mover: IntArray,
+    rel: IntArray,
+    near_rel: BoolArray,
+    r0: FloatArray,
+    beside: MaskArray,
+    itself: MaskArray,
+    around: MaskArray,
+    sums: FloatArray,
+) -> IntArray:
+    """Per move, its case (-1: it touches no piece at risk): the moves of one piece next to
+    the same pieces at risk share one; into ``sums``, per case, the sum of the risks and the
+    largest, row by row from the position's running sums (the mover's own risk left out)."""
+    n_rel, count = len(rel), len(mover)
+    o_s, d_own, t_own, x_own, loss = tn.o_s, tn.d_own, tn.t_own, tn.x_own, tn.loss
+    p_near = tn.w[I_P_NEAR]
     running = np.empty(n_rel)  # the sums and largest values of the risks as they stand
     highest = np.empty(n_rel)
     live = np.uint64(0)  # the risks that are not zero
@@ -151,54 +183,54 @@ def _exposure_masked(
         running[u], highest[u] = acc, top
         if r0[u] != 0.0:
             live |= ONE << np.uint64(u)
-    p_near, spread = tn.w[I_P_NEAR], tn.w[I_SPREAD]
-    seen = np.empty(count, dtype=np.uint64)  # the masks of the current piece's moves so far
-    sums = np.empty((count, 2))  # ... and their sums and largest risks, the mover's left out
-    last, n_seen = -1, 0
+    case = np.full(count, -1, dtype=np.int64)
+    keys = np.empty(count, dtype=np.uint64)  # per case: its mask
+    n_cases, last, first_case = 0, -1, 0
     for k in range(count):
         i = mover[k]
-        to_b = around[dest[k]]
+        to_b = around[k]
         if beside[i] == 0 and to_b == 0:
             continue
         if i != last:
-            last, n_seen = i, 0
-        v = 0
-        while v < n_seen and seen[v] != to_b:
-            v += 1
-        if v == n_seen:
-            changed = (to_b ^ beside[i]) | itself[i]
-            first = lowest_bit(changed, n_rel)
-            acc, top = 0.0, 0.0
-            if first > 0:
-                acc, top = running[first - 1], highest[first - 1]
-            s_i = tn.o_s[i]
-            u = first
-            todo = (live | changed) >> np.uint64(first) if first < n_rel else np.uint64(0)
-            while todo:
-                if (todo & BYTE) == 0:
-                    todo >>= EIGHT
-                    u += 8
-                    continue
-                if todo & ONE:
-                    r = r0[u]
-                    if (changed >> np.uint64(u)) & ONE:
-                        q = rel[u]
-                        if q == i:
-                            r = 0.0
-                        else:
-                            now = 1 if (to_b >> np.uint64(u)) & ONE else 0
-                            d_rel = tn.d_own[q] + s_i * (now - (1 if near_rel[u, i] else 0))
-                            r = piece_risk(tn.t_own[q], tn.x_own[q], d_rel, tn.loss[q], p_near)
-                    if r != 0.0:  # (adding zero changes no sum)
-                        acc += r
-                        top = max(top, r)
-                todo >>= ONE
-                u += 1
-            seen[v], sums[v, 0], sums[v, 1] = to_b, acc, top
-            n_seen += 1
-        acc = sums[v, 0] + r_mover[k]
-        top = max(sums[v, 1], r_mover[k])
-        risk[k] = top + spread * (acc - top)
+            last, first_case = i, n_cases
+        c = first_case
+        while c < n_cases and keys[c] != to_b:
+            c += 1
+        case[k] = c
+        if c < n_cases:
+            continue
+        keys[c] = to_b
+        n_cases += 1
+        changed = (to_b ^ beside[i]) | itself[i]
+        first = lowest_bit(changed, n_rel)
+        acc, top = 0.0, 0.0
+        if first > 0:
+            acc, top = running[first - 1], highest[first - 1]
+        s_i = o_s[i]
+        u = first
+        todo = (live | changed) >> np.uint64(first) if first < n_rel else np.uint64(0)
+        while todo:
+            if (todo & BYTE) == 0:
+                todo >>= EIGHT
+                u += 8
+                continue
+            if todo & ONE:
+                r = r0[u]
+                if (changed >> np.uint64(u)) & ONE:
+                    q = rel[u]
+                    if q == i:
+                        r = 0.0
+                    else:
+                        now = 1 if (to_b >> np.uint64(u)) & ONE else 0
+                        d_rel = d_own[q] + s_i * (now - (1 if near_rel[u, i] else 0))
+                        r = piece_risk(t_own[q], x_own[q], d_rel, loss[q], p_near)
+                if r != 0.0:  # (adding zero changes no sum)
+                    acc += r
+                    top = max(top, r)
+            todo >>= ONE
+            u += 1
+        sums[2 * c], sums[2 * c + 1] = acc, top
+    return case
 
 
 @kernel
@@ -213,10 +245,12 @@ def _exposure_plain(
 ) -> None:
     """:func:`exposure` of the moves that touch a piece at risk, every term of every one (for
     more pieces at risk than a mask holds, or a single such move)."""
-    n_rel, count = len(rel), len(mover)
-    touch = np.zeros(len(tn.o_s), dtype=np.bool_)
+    n_rel, count, k_own = len(rel), len(mover), len(tn.o_s)
+    o_pos, o_s, d_own, t_own, x_own, loss = tn.o_pos, tn.o_s, tn.d_own, tn.t_own, tn.x_own, tn.loss
+    p_near, spread = tn.w[I_P_NEAR], tn.w[I_SPREAD]
+    touch = np.zeros(k_own, dtype=np.bool_)
     for u in range(n_rel):
-        for q in range(len(tn.o_s)):
+        for q in range(k_own):
             touch[q] = touch[q] or near_rel[u, q]
     sel = np.zeros(count, dtype=np.bool_)
     for k in range(count):
@@ -226,20 +260,20 @@ def _exposure_plain(
             if sel[k]:
                 break
             q = rel[u]
-            sel[k] = cheb(tn.o_pos[q, 0], tn.o_pos[q, 1], tn.o_pos[q, 2], b0, b1, b2) <= 1
+            sel[k] = cheb(o_pos[q, 0], o_pos[q, 1], o_pos[q, 2], b0, b1, b2) <= 1
     single = sel.sum() == 1
     column = np.empty(n_rel + 1)
     for k in range(count):
         if not sel[k]:
             continue
         i = mover[k]
-        s_i = tn.o_s[i]
+        s_i = o_s[i]
         b0, b1, b2 = end[k, 0], end[k, 1], end[k, 2]
         for u in range(n_rel):
             q = rel[u]
-            adj_b = cheb(tn.o_pos[q, 0], tn.o_pos[q, 1], tn.o_pos[q, 2], b0, b1, b2) <= 1
-            d_rel = tn.d_own[q] + s_i * ((1 if adj_b else 0) - (1 if near_rel[u, i] else 0))
-            risk_q = piece_risk(tn.t_own[q], tn.x_own[q], d_rel, tn.loss[q], tn.w[I_P_NEAR])
+            adj_b = cheb(o_pos[q, 0], o_pos[q, 1], o_pos[q, 2], b0, b1, b2) <= 1
+            d_rel = d_own[q] + s_i * ((1 if adj_b else 0) - (1 if near_rel[u, i] else 0))
+            risk_q = piece_risk(t_own[q], x_own[q], d_rel, loss[q], p_near)
             column[u] = 0.0 if q == i else risk_q
         column[n_rel] = r_mover[k]
-        risk[k] = column_spread_total(column, n_rel + 1, single, tn.w[I_SPREAD])
+        risk[k] = column_spread_total(column, n_rel + 1, single, spread)

@@ -14,7 +14,6 @@ from antipolix.agents.planner.weights import (
     FloatArray,
 )
 from antipolix.jit import kernel
-from antipolix.reach import cheb
 from antipolix.world import IntArray
 
 
@@ -23,7 +22,6 @@ def chief_guard(
     tn: Turn,
     mover: IntArray,
     dest: IntArray,
-    end: IntArray,
     gap: IntArray,
     d_mover: IntArray,
     score: FloatArray,
@@ -32,7 +30,7 @@ def chief_guard(
     chief's defence, and the chief's distance from the enemy."""
     ci = tn.ci
     here = tn.o_flat[ci]
-    c0, c1, c2 = tn.o_pos[ci, 0], tn.o_pos[ci, 1], tn.o_pos[ci, 2]
+    ring = tn.ring
     strength = 0
     for q in range(len(tn.o_s)):
         strength += tn.o_s[q]
@@ -47,22 +45,24 @@ def chief_guard(
     if not guard0 > 0:
         guard0 = 0.0
     far0 = min(tn.o_dist[ci], CHIEF_FAR)
+    threat, extra, o_flat, o_s = tn.threat, tn.extra, tn.o_flat, tn.o_s
+    d_chief, t2_here = tn.d_own[ci], tn.threat[here] + tn.extra[here]
+    w_guard, w_far = tn.w[I_GUARD], tn.w[I_CHIEF_FAR]
     for k in range(len(dest)):
         i = mover[k]
         if i == ci:
             d_c = d_mover[k]
-            t2_c = tn.threat[dest[k]] + tn.extra[dest[k]]
-        else:
-            to_b = cheb(end[k, 0], end[k, 1], end[k, 2], c0, c1, c2) <= 1
-            to_a = cheb(tn.o_pos[i, 0], tn.o_pos[i, 1], tn.o_pos[i, 2], c0, c1, c2) <= 1
-            d_c = tn.d_own[ci] + tn.o_s[i] * ((1 if to_b else 0) - (1 if to_a else 0))
-            t2_c = tn.threat[here] + tn.extra[here]
+            t2_c = threat[dest[k]] + extra[dest[k]]
+        else:  # (the ring: the chief's cell and its neighbours)
+            to_b, to_a = ring[dest[k]], ring[o_flat[i]]
+            d_c = d_chief + o_s[i] * ((1 if to_b else 0) - (1 if to_a else 0))
+            t2_c = t2_here
         need = float(t2_c + margin)
         if least > need:
             need = least
         short = need - d_c
         if not short > 0:
             short = 0.0
-        score[k] += tn.w[I_GUARD] * (guard0 - short)
+        score[k] += w_guard * (guard0 - short)
         if i == ci:
-            score[k] += tn.w[I_CHIEF_FAR] * (min(gap[k], CHIEF_FAR) - far0)
+            score[k] += w_far * (min(gap[k], CHIEF_FAR) - far0)

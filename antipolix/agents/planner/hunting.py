@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from antipolix.agents.planner.board import cube_sums_at, zero_box
 from antipolix.agents.planner.reading import Turn
-from antipolix.agents.planner.sums import pairwise
+from antipolix.agents.planner.sums import BYTE, EIGHT, ONE, pairwise
 from antipolix.agents.planner.values import cover
 from antipolix.agents.planner.weights import HUNT_K, I_HUNT, I_HUNT_MIN, I_WIN, FloatArray
 from antipolix.agents.sight import Sight
@@ -351,7 +351,6 @@ def _near_sums(
     """Into ``sums[k, u]``: suspect ``u``'s change of cover by each move ``k`` of a mover of
     kind ``kk`` that may reach some refuge now (``single``: the only such move, summed
     pairwise)."""
-    one = np.uint64(1)
     r, size = kinds.field[kk], rf.size[u]
     box = rf.box
     b0, b1, b2 = box[u, 0] - r, box[u, 1] - r, box[u, 2] - r
@@ -359,11 +358,12 @@ def _near_sums(
     masks = refuge_masks(rf, u, r, b0, b1, b2, s1, s2, s0 * s1 * s2)
     words = masks.shape[1]
     column = np.zeros(size)
+    up, down, near, kind_of, o_pos = rf.up[u, :, kk], rf.down[u, :, kk], rf.near, kinds.of, tn.o_pos
     for k in range(len(mover)):
         i = mover[k]
-        if kinds.of[i] != kk or not rf.near[i]:
+        if kind_of[i] != kk or not near[i]:
             continue
-        a0, a1, a2 = tn.o_pos[i, 0] - b0, tn.o_pos[i, 1] - b1, tn.o_pos[i, 2] - b2
+        a0, a1, a2 = o_pos[i, 0] - b0, o_pos[i, 1] - b1, o_pos[i, 2] - b2
         at_a = -1  # the mask rows of its start and end cells, if within the box
         if 0 <= a0 < s0 and 0 <= a1 < s1 and 0 <= a2 < s2:
             at_a = (a0 * s1 + a1) * s2 + a2
@@ -380,14 +380,19 @@ def _near_sums(
             changed = from_a ^ to_b
             v = 64 * w
             while changed:  # the cells whose cover changes, in order
-                if changed & one:
-                    change = rf.up[u, v, kk] if to_b & one else rf.down[u, v, kk]
+                if (changed & BYTE) == 0:
+                    changed >>= EIGHT
+                    to_b >>= EIGHT
+                    v += 8
+                    continue
+                if changed & ONE:
+                    change = up[v] if to_b & ONE else down[v]
                     if single:
                         column[v] = change
                     else:
                         acc += change
-                changed >>= one
-                to_b >>= one
+                changed >>= ONE
+                to_b >>= ONE
                 v += 1
         if single:
             acc = pairwise(column, 0, size)

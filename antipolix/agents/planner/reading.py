@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 
 from antipolix.agents.memory import LAST_FIGHT, N_HIDDEN, Memory
-from antipolix.agents.planner.board import distances, stamp, zero_box
+from antipolix.agents.planner.board import box_of, distances, stamp, zero_box
 from antipolix.agents.planner.sums import pairwise, spread_total
 from antipolix.agents.planner.values import piece_risk, unit_of
 from antipolix.agents.planner.weights import (
@@ -187,21 +187,21 @@ def own_grids(
     all) and ``power`` (own attack power on each cell, R5 by move fields)."""
     seen, dims = s.seen, s.dims
     size = dims[0] * dims[1] * dims[2]
-    lo0 = np.zeros(3, dtype=np.int64)  # the whole board
-    hi0 = dims - 1
+    n, m = dims[1], dims[2]
+    board = (0, 0, 0, dims[0] - 1, n - 1, m - 1)
     defence = np.zeros(size, dtype=np.int64)
     if t.defence_all:
+        cells, strengths = seen.cells, s.strengths
         for r in range(len(seen.ids)):
-            c = seen.cells[r]
-            stamp(defence, dims, lo0, hi0, c[0], c[1], c[2], 1, s.strengths[r])
+            stamp(defence, n, m, board, cells[r, 0], cells[r, 1], cells[r, 2], 1, strengths[r])
     else:
         for q in range(len(o_s)):
-            stamp(defence, dims, lo0, hi0, o_pos[q, 0], o_pos[q, 1], o_pos[q, 2], 1, o_s[q])
+            stamp(defence, n, m, board, o_pos[q, 0], o_pos[q, 1], o_pos[q, 2], 1, o_s[q])
     power = np.zeros(size, dtype=np.int64)
     for q in range(len(o_s)):
         if o_f[q] > 0:
             z, y, x = o_pos[q, 0], o_pos[q, 1], o_pos[q, 2]
-            stamp(power, dims, lo0, hi0, z, y, x, o_f[q], o_s[q])
+            stamp(power, n, m, board, z, y, x, o_f[q], o_s[q])
     return defence, power
 
 
@@ -241,7 +241,7 @@ def enemy_reach(
     for h in range(memory.counters[N_HIDDEN]):
         zy, x = divmod(hidden[h, 1], m)
         z, y = divmod(zy, n)
-        stamp(threat, dims, lo, hi, z, y, x, 2, hidden[h, 2])
+        stamp(threat, n, m, box_of(lo, hi), z, y, x, 2, hidden[h, 2])
     return threat, extra
 
 
@@ -271,6 +271,7 @@ def owner_reach(
         zero_box(now_o, dims, lo, hi)
         zero_box(later_o, dims, lo, hi)
     strongest = 0
+    box = box_of(lo, hi)
     olo = np.empty(3, dtype=np.int64)  # the box an owner's stamps cover (within lo..hi)
     ohi = np.empty(3, dtype=np.int64)
     for o in range(t.players):
@@ -280,8 +281,8 @@ def owner_reach(
             j = grouped[u]
             if e_f[j] > 0:
                 z, y, x = e_pos[j, 0], e_pos[j, 1], e_pos[j, 2]
-                stamp(now_o, dims, lo, hi, z, y, x, e_f[j], e_s[j])
-                stamp(later_o, dims, lo, hi, z, y, x, 2 * e_f[j], e_s[j])
+                stamp(now_o, n, m, box, z, y, x, e_f[j], e_s[j])
+                stamp(later_o, n, m, box, z, y, x, 2 * e_f[j], e_s[j])
                 strongest = max(strongest, e_s[j])
                 for a in range(3):
                     olo[a] = min(olo[a], max(e_pos[j, a] - 2 * e_f[j], lo[a]))

@@ -5,10 +5,12 @@ them.
 Per move, the wins and the pressure on the enemy pieces near the front are summed over them in
 numpy's order: pairwise if a single move changes any, else row by row. A move changes only the
 terms of the pieces its mover reaches before or after it: bit masks (of the pieces each own
-piece reaches, and of those within each move field of each cell) say which; the sums start from
-the position's own running sums before the first one it changes and add only the terms that are
-not zero. The moves of one piece that reach the same pieces score the same: each is summed once
-(the moves of a piece are listed together, :func:`~antipolix.agents.planner.decision.candidates`).
+piece reaches, and of those within its move field of each move's end, found among the pieces
+near its mover only) say which; the sums start from the position's own running sums before the
+first one it changes and add only the terms that change or are not zero (the pressure's only
+when it counts). The moves of one piece that reach the same pieces score the same: each case
+is summed once (the moves of a piece are listed together,
+:func:`~antipolix.agents.planner.decision.candidates`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from antipolix.agents.planner.board import zero_box
+from antipolix.agents.planner.board import near_masks
 from antipolix.agents.planner.reading import Turn
 from antipolix.agents.planner.sums import (
     BYTE,
@@ -60,12 +62,13 @@ class Front(NamedTuple):
 def front(tn: Turn) -> Front:
     """The enemy pieces near the front and the own power on each (see :class:`Front`)."""
     k_own, k_en = len(tn.o_s), len(tn.e_s)
+    o_pos, o_s, o_f, e_pos = tn.o_pos, tn.o_s, tn.o_f, tn.e_pos
     close = np.empty(k_en, dtype=np.int64)
     n_close = 0
     for j in range(k_en):
-        e0, e1, e2 = tn.e_pos[j, 0], tn.e_pos[j, 1], tn.e_pos[j, 2]
+        e0, e1, e2 = e_pos[j, 0], e_pos[j, 1], e_pos[j, 2]
         for q in range(k_own):
-            if cheb(e0, e1, e2, tn.o_pos[q, 0], tn.o_pos[q, 1], tn.o_pos[q, 2]) <= FRONT:
+            if cheb(e0, e1, e2, o_pos[q, 0], o_pos[q, 1], o_pos[q, 2]) <= FRONT:
                 close[n_close] = j
                 n_close += 1
                 break
@@ -77,12 +80,12 @@ def front(tn: Turn) -> Front:
     gain = np.empty(n_close)
     for c in range(n_close):
         j = close[c]
-        e0, e1, e2 = tn.e_pos[j, 0], tn.e_pos[j, 1], tn.e_pos[j, 2]
+        e0, e1, e2 = e_pos[j, 0], e_pos[j, 1], e_pos[j, 2]
         for q in range(k_own):
-            if cheb(e0, e1, e2, tn.o_pos[q, 0], tn.o_pos[q, 1], tn.o_pos[q, 2]) <= tn.o_f[q]:
+            if cheb(e0, e1, e2, o_pos[q, 0], o_pos[q, 1], o_pos[q, 2]) <= o_f[q]:
                 reach[c, q] = True
                 reaching[q] = True
-                power[c] += tn.o_s[q]
+                power[c] += o_s[q]
         need[c] = tn.e_def[j]
         gain[c] = tn.gain[j]
     return Front(close, reach, reaching, power, need, gain)
@@ -111,84 +114,54 @@ def threats(tn: Turn, mover: IntArray, dest: IntArray, end: IntArray) -> FloatAr
     if n_close > 64:  # (more than a mask holds)
         _threats_plain(tn, mover, end, fr, wins0, press0, press, offence)
         return offence
-    fields, within, reached = _front_masks(tn, mover, fr)
-    n_sel = 0
-    for k in range(count):
-        i = mover[k]
-        if reached[i] != 0 or within[fields[tn.o_f[i]], dest[k]] != 0:
-            n_sel += 1
-    if n_sel == 1:  # one column: numpy sums it pairwise
-        _threats_plain(tn, mover, end, fr, wins0, press0, press, offence)
-    else:
-        _threats_masked(tn, mover, dest, fr, fields, within, reached, wins0, press0, press, offence)
-    return offence
-
-
-@kernel
-def _front_masks(tn: Turn, mover: IntArray, fr: Front) -> tuple[IntArray, MaskArray, MaskArray]:
-    """Bit masks of the enemy pieces near the front: per move field of the movers, its row of
-    ``within`` (``fields``); per cell of the box where moves end, those within that field
-    (``within``, a row per field); per own piece, those it reaches (``reached``)."""
-    k_own, n_close = len(tn.o_s), len(fr.close)
-    reached = np.zeros(k_own, dtype=np.uint64)
+    k_own = len(tn.o_s)
+    reached = np.zeros(k_own, dtype=np.uint64)  # per own piece: those it reaches now
     for c in range(n_close):
         for q in range(k_own):
             if fr.reach[c, q]:
                 reached[q] |= ONE << np.uint64(c)
-    field = 0
-    for k in range(len(mover)):
-        field = max(field, tn.o_f[mover[k]])
-    fields = np.zeros(field + 1, dtype=np.int64)  # move field → its row of masks
-    n_fields = 0
-    for k in range(len(mover)):
-        f = tn.o_f[mover[k]]
-        if fields[f] == 0:
-            n_fields += 1
-            fields[f] = n_fields
-    dims, lo, hi = tn.dims, tn.lo, tn.hi
-    n, m = dims[1], dims[2]
-    within = np.empty((n_fields + 1, len(tn.defence)), dtype=np.uint64)  # (in lo..hi)
-    for f in range(len(fields)):
-        if fields[f] == 0:
+    within = near_masks(tn.o_pos, mover, end, tn.e_pos[fr.close], tn.o_f)  # per move
+    n_sel = 0
+    for k in range(count):
+        if reached[mover[k]] != 0 or within[k] != 0:
+            n_sel += 1
+    if n_sel == 1:  # one column: numpy sums it pairwise
+        _threats_plain(tn, mover, end, fr, wins0, press0, press, offence)
+        return offence
+    values = np.empty(3 * count)  # per distinct case: wins, pressure, largest win
+    case = _threat_cases(tn, mover, fr, reached, within, press, values)
+    w_threat, spread = tn.w[I_THREAT], tn.w[I_SPREAD]
+    for k in range(count):
+        c = case[k]
+        if c < 0:
             continue
-        row = within[fields[f]]
-        zero_box(row, dims, lo, hi)
-        for c in range(n_close):
-            e = tn.e_pos[fr.close[c]]
-            bit = ONE << np.uint64(c)
-            for z in range(max(e[0] - f, lo[0]), min(e[0] + f, hi[0]) + 1):
-                for y in range(max(e[1] - f, lo[1]), min(e[1] + f, hi[1]) + 1):
-                    base = (z * n + y) * m
-                    for x in range(max(e[2] - f, lo[2]), min(e[2] + f, hi[2]) + 1):
-                        row[base + x] |= bit
-    return fields, within, reached
+        acc_w, acc_p, top = values[3 * c], values[3 * c + 1], values[3 * c + 2]
+        out = w_threat * (top + spread * (acc_w - top) - wins0)
+        if press != 0.0:
+            out += press * (acc_p - press0)
+        offence[k] = out
+    return offence
 
 
 @kernel
-def _threats_masked(
+def _threat_cases(
     tn: Turn,
     mover: IntArray,
-    dest: IntArray,
     fr: Front,
-    fields: IntArray,
-    within: MaskArray,
     reached: MaskArray,
-    wins0: float,
-    press0: float,
+    within: MaskArray,
     press: float,
-    offence: FloatArray,
-) -> None:
-    """:func:`threats` of the moves that change some term, by masks, row by row: each move's
-    sums from the running sums before the first term it changes, then the terms that are not
-    zero in order; a move whose piece and mask were seen just before takes their value."""
+    values: FloatArray,
+) -> IntArray:
+    """Per move, its case (-1: it changes no term): the moves of one piece that reach the same
+    enemy pieces share one; into ``values``, per case, the sums of the wins and of the
+    pressure and the largest win, row by row from the position's running sums."""
     n_close, count = len(fr.close), len(mover)
-    power, need, gain = fr.power, fr.need, fr.gain
+    power, need, gain, o_s = fr.power, fr.need, fr.gain, tn.o_s
     # the terms as a move that changes nothing computes them, and their running sums
     kept_wins = np.empty(n_close)
     kept_press = np.empty(n_close)
-    sum_wins = np.empty(n_close)
-    sum_press = np.empty(n_close)
-    top_wins = np.empty(n_close)
+    sums = np.empty((n_close, 3))  # wins, pressure, largest win
     live = np.uint64(0)  # the terms that are not zero (the pressure's only if it counts)
     acc_w, acc_p, top = 0.0, 0.0, 0.0
     for c in range(n_close):
@@ -197,32 +170,33 @@ def _threats_masked(
         acc_w += kept_wins[c]
         acc_p += kept_press[c]
         top = max(top, kept_wins[c])
-        sum_wins[c], sum_press[c], top_wins[c] = acc_w, acc_p, top
+        sums[c, 0], sums[c, 1], sums[c, 2] = acc_w, acc_p, top
         if kept_wins[c] != 0.0 or (press != 0.0 and kept_press[c] != 0.0):
             live |= ONE << np.uint64(c)
-    w_threat, spread = tn.w[I_THREAT], tn.w[I_SPREAD]
-    seen = np.empty(count, dtype=np.uint64)  # the masks of the current piece's moves so far
-    value = np.empty(count)
-    last, n_seen = -1, 0
+    case = np.full(count, -1, dtype=np.int64)
+    keys = np.empty(count, dtype=np.uint64)  # per case: its mask
+    n_cases, last, first_case = 0, -1, 0
     for k in range(count):
         i = mover[k]
-        to_b = within[fields[tn.o_f[i]], dest[k]]
+        to_b = within[k]
         if reached[i] == 0 and to_b == 0:
             continue
         if i != last:
-            last, n_seen = i, 0
-        u = 0
-        while u < n_seen and seen[u] != to_b:
-            u += 1
-        if u < n_seen:
-            offence[k] = value[u]
+            last, first_case = i, n_cases
+        v = first_case
+        while v < n_cases and keys[v] != to_b:
+            v += 1
+        case[k] = v
+        if v < n_cases:
             continue
+        keys[v] = to_b
+        n_cases += 1
         changed = to_b ^ reached[i]
         first = lowest_bit(changed, n_close)
         acc_w, acc_p, top = 0.0, 0.0, 0.0
         if first > 0:
-            acc_w, acc_p, top = sum_wins[first - 1], sum_press[first - 1], top_wins[first - 1]
-        s_i = tn.o_s[i]
+            acc_w, acc_p, top = sums[first - 1, 0], sums[first - 1, 1], sums[first - 1, 2]
+        s_i = o_s[i]
         c = first
         todo = (live | changed) >> np.uint64(first) if first < n_close else np.uint64(0)
         while todo:
@@ -243,12 +217,8 @@ def _threats_masked(
                     acc_p += pr
             todo >>= ONE
             c += 1
-        out = w_threat * (top + spread * (acc_w - top) - wins0)
-        if press != 0.0:
-            out += press * (acc_p - press0)
-        offence[k] = out
-        seen[n_seen], value[n_seen] = to_b, out
-        n_seen += 1
+        values[3 * v], values[3 * v + 1], values[3 * v + 2] = acc_w, acc_p, top
+    return case
 
 
 @kernel
@@ -266,6 +236,8 @@ def _threats_plain(
     or a single move that changes any): every term of every move that changes some."""
     close, reach, reaching, power, need, gain = fr
     n_close, count = len(close), len(mover)
+    e_pos, o_s, o_f = tn.e_pos, tn.o_s, tn.o_f
+    w_threat, spread = tn.w[I_THREAT], tn.w[I_SPREAD]
     sel = np.zeros(count, dtype=np.bool_)
     for k in range(count):
         i = mover[k]
@@ -275,7 +247,7 @@ def _threats_plain(
             if sel[k]:
                 break
             j = close[c]
-            sel[k] = cheb(tn.e_pos[j, 0], tn.e_pos[j, 1], tn.e_pos[j, 2], b0, b1, b2) <= tn.o_f[i]
+            sel[k] = cheb(e_pos[j, 0], e_pos[j, 1], e_pos[j, 2], b0, b1, b2) <= o_f[i]
     single = sel.sum() == 1
     wins = np.empty(n_close)
     pressed = np.empty(n_close)
@@ -283,14 +255,13 @@ def _threats_plain(
         if not sel[k]:
             continue
         i = mover[k]
-        s_i, f_i = tn.o_s[i], tn.o_f[i]
+        s_i, f_i = o_s[i], o_f[i]
         b0, b1, b2 = end[k, 0], end[k, 1], end[k, 2]
         for c in range(n_close):
             j = close[c]
-            to_b = cheb(tn.e_pos[j, 0], tn.e_pos[j, 1], tn.e_pos[j, 2], b0, b1, b2) <= f_i
+            to_b = cheb(e_pos[j, 0], e_pos[j, 1], e_pos[j, 2], b0, b1, b2) <= f_i
             after = power[c] + s_i * ((1 if to_b else 0) - (1 if reach[c, i] else 0))
             wins[c] = gain[c] * (1.0 if after > need[c] else 0.0)
             pressed[c] = gain[c] * (min(after, need[c] + 1) / (need[c] + 1))
-        spread = tn.w[I_SPREAD]
-        offence[k] += tn.w[I_THREAT] * (column_spread_total(wins, n_close, single, spread) - wins0)
+        offence[k] += w_threat * (column_spread_total(wins, n_close, single, spread) - wins0)
         offence[k] += press * (column_sum(pressed, n_close, single) - press0)
