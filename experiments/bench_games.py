@@ -2,6 +2,8 @@
 
     .venv/bin/python experiments/bench_games.py [--games 200] [--agents random,greedy,planner]
     .venv/bin/python experiments/bench_games.py --agents tuned,search --search-games 4
+    .venv/bin/python experiments/bench_games.py --agents planner,tuned,search --no-game \\
+        --baseline ../antipolix-old --runs 2
 
 Plays seeded games on the default rules (8×16×16, 4 players), four agents of one kind, two ways:
 
@@ -12,19 +14,32 @@ Plays seeded games on the default rules (8×16×16, 4 players), four agents of o
 
 It prints games/s (and games/hour) and player-turns/s (one player-turn = one living player's
 decision and its resolution) for each; a search agent plays ``--search-games`` games (its
-decisions are thousands of times dearer), and no Game-path run. A warm-up game first (the
-compiled code loads from the disk cache, or compiles on the first run after an install). Runs
-on older versions of the package too (``PYTHONPATH=/path/to/old/checkout``, which have only the
-Game path), so that the two can be compared. Asserts nothing: a benchmark, not a test.
+decisions are thousands of times dearer), and no Game-path run; for it, decisions/s are its own
+decisions (its seats' player-turns). A warm-up game first (the compiled code loads from the disk
+cache, or compiles on the first run after an install). Runs on older versions of the package too
+(``PYTHONPATH=/path/to/old/checkout``, which have only the Game path), so that the two can be
+compared.
+
+``--baseline PATH``: the same benchmark, side by side, with the package of another checkout
+(today's ``main``, say: ``git worktree add ../antipolix-old main``, then one ``python3 dev.py
+test tests/test_layout.py -n 0`` there so that its kernels are compiled): each run plays the
+baseline's games then this checkout's, each in a fresh process (``PYTHONPATH``), ``--runs``
+times, and prints every figure of both and their ratio. The same seeds, so the same games (the
+agents make the same decisions, bit for bit). Asserts nothing: a benchmark, not a test; run it
+with nothing else running.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -32,6 +47,7 @@ import numpy as np
 from antipolix import Rules
 from antipolix.agents import Agent, GreedyAgent, PlannerAgent, RandomAgent
 from antipolix.cli import run_script
+from antipolix.errors import AntipolixError
 from antipolix.play import play_game
 
 try:
@@ -44,6 +60,7 @@ AGENTS: dict[str, Callable[[], Agent]] = {
     "greedy": GreedyAgent,
     "planner": PlannerAgent,
 }
+HERE = Path(__file__).resolve().parent.parent  # this checkout
 
 
 def maker(name: str) -> Callable[[], Agent]:
@@ -91,24 +108,16 @@ def through_game(rules: Rules, make: Callable[[], Agent], games: int) -> tuple[f
     return time.perf_counter() - began, turns, player_turns
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--agents", default="random,greedy,planner")
-    parser.add_argument("--search-games", type=int, default=4)
-    args = parser.parse_args()
+def measure(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Every agent's figures with the package this process imports (one dict each, also
+    printed as a line, or as JSON with ``--json``)."""
     rules = Rules()
-    print(
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python "
-        f"{platform.python_version()}, numpy {np.__version__}; one process (one core); "
-        f"load average {os.getloadavg()[0]:.2f}"
-    )
-    print(f"rules: default, {rules.shape}, {rules.players} players, turn limit {rules.max_turns}")
+    out: list[dict[str, Any]] = []
     for name in args.agents.split(","):
         make = maker(name)
         search = name.startswith("search")
         ways: list[tuple[str, Any, int]] = []
-        if not search:
+        if not search and not args.no_game:
             ways.append(("Game", through_game, max(1, args.games // 10)))
         if play_games is not None:
             ways.insert(0, ("compiled", compiled, args.search_games if search else args.games))
@@ -116,13 +125,91 @@ def main() -> None:
             run(rules, make, 1)  # warm-up: load (or compile) the kernels
         for how, run, games in ways:
             seconds, turns, player_turns = run(rules, make, games)
+            row = {
+                "agent": name,
+                "way": how,
+                "games": games,
+                "turns": turns,
+                "player_turns": player_turns,
+                "seconds": seconds,
+                "games_per_s": games / seconds,
+                "player_turns_per_s": player_turns / seconds,
+            }
+            out.append(row)
+            if args.json:
+                print(json.dumps(row), flush=True)
+            else:
+                print(
+                    f"4× {name:<7} {how:<8}: {games} games, {turns} turns, {player_turns} "
+                    f"player-turns in {seconds:.2f} s = {games / seconds:,.2f} games/s "
+                    f"({3600 * games / seconds:,.0f} games/hour), "
+                    f"{player_turns / seconds:,.1f} player-turns/s",
+                    flush=True,
+                )
+    return out
+
+
+def run_with(code: Path, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """:func:`measure` in a fresh process that imports the package of checkout ``code``."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--json"]
+    command += ["--games", str(args.games), "--agents", args.agents]
+    command += ["--search-games", str(args.search_games)] + (["--no-game"] if args.no_game else [])
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if done.returncode:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise AntipolixError(f"bench_games: the run with {code} failed: {last}")
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def side_by_side(args: argparse.Namespace) -> None:
+    """``--runs`` runs of the baseline's figures and this checkout's, printed together."""
+    baseline = Path(args.baseline).resolve()
+    if not (baseline / "antipolix" / "__init__.py").is_file():
+        raise AntipolixError(f"--baseline {args.baseline}: no antipolix package there")
+    for run in range(1, args.runs + 1):
+        old, new = run_with(baseline, args), run_with(HERE, args)
+        print(f"run {run}: {baseline.name} (baseline) against {HERE.name} (this checkout)")
+        for a, b in zip(old, new, strict=True):
+            unit = "decisions/s" if a["agent"].startswith("search") else "player-turns/s"
+            ratio = b["player_turns_per_s"] / a["player_turns_per_s"]
+            same = (
+                "same games"
+                if (a["turns"], a["player_turns"]) == (b["turns"], b["player_turns"])
+                else "OTHER GAMES"
+            )
             print(
-                f"4× {name:<7} {how:<8}: {games} games, {turns} turns, {player_turns} "
-                f"player-turns in {seconds:.2f} s = {games / seconds:,.2f} games/s "
-                f"({3600 * games / seconds:,.0f} games/hour), "
-                f"{player_turns / seconds:,.1f} player-turns/s",
+                f"  4× {a['agent']:<7} {a['way']:<8} {a['games']} games: "
+                f"{a['player_turns_per_s']:,.1f} → {b['player_turns_per_s']:,.1f} {unit} "
+                f"({ratio:.2f}×; {a['seconds']:.2f} s → {b['seconds']:.2f} s; {same})",
                 flush=True,
             )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--agents", default="random,greedy,planner")
+    parser.add_argument("--search-games", type=int, default=4)
+    parser.add_argument("--no-game", action="store_true", help="the compiled path only")
+    parser.add_argument("--baseline", help="another checkout to measure side by side")
+    parser.add_argument("--runs", type=int, default=2, help="runs of each with --baseline")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    rules = Rules()
+    if not args.json:
+        print(
+            f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+            f"Python {platform.python_version()}, numpy {np.__version__}; one process (one "
+            f"core); load average {os.getloadavg()[0]:.2f}"
+        )
+        print(
+            f"rules: default, {rules.shape}, {rules.players} players, turn limit {rules.max_turns}"
+        )
+    if args.baseline:
+        side_by_side(args)
+    else:
+        measure(args)
 
 
 if __name__ == "__main__":

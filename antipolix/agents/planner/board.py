@@ -7,17 +7,27 @@ Cells are flat indices ``(z * N + y) * N + x``. Grids that are read in a box onl
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
+import numba
 import numpy as np
 import numpy.typing as npt
 
-from antipolix.agents.planner.weights import FloatArray, MaskArray
+from antipolix.agents.planner.weights import FloatArray
 from antipolix.jit import kernel
 from antipolix.world import IntArray
 
+F = TypeVar("F", bound=Callable[..., Any])
 
-@kernel
+
+def inlined(fn: F) -> F:
+    """``fn`` inlined by numba into the kernels that call it: small helpers called per piece
+    (no call, so no reference counted for each array passed); a plain function without JIT."""
+    return cast(F, numba.njit(inline="always")(fn))
+
+
+@inlined
 def stamp(
     grid: IntArray,
     n: int,
@@ -40,7 +50,7 @@ def stamp(
                 grid[base + cx] += value
 
 
-@kernel
+@inlined
 def box_of(lo: IntArray, hi: IntArray) -> tuple[int, int, int, int, int, int]:
     """The box ``lo <= cell <= hi`` as six numbers, for :func:`stamp`."""
     return lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]
@@ -141,7 +151,7 @@ def cube_sums_at(
         out[k] = acc
 
 
-@kernel
+@inlined
 def zero_box(grid: npt.NDArray[Any], dims: IntArray, lo: IntArray, hi: IntArray) -> None:
     """Zero the cells of ``grid`` (flat) in the box ``lo <= cell <= hi``."""
     n, m = dims[1], dims[2]
@@ -149,42 +159,3 @@ def zero_box(grid: npt.NDArray[Any], dims: IntArray, lo: IntArray, hi: IntArray)
         for y in range(lo[1], hi[1] + 1):
             base = (z * n + y) * m
             grid[base + lo[2] : base + hi[2] + 1] = 0
-
-
-@kernel
-def near_masks(
-    o_pos: IntArray, mover: IntArray, end: IntArray, cells: IntArray, radius: IntArray
-) -> MaskArray:
-    """Per move (own piece ``mover[k]`` to cell ``end[k]``): the bit mask of the ``cells``
-    (at most 64) within ``radius[mover[k]]`` of its end (R1). Only the cells near each piece
-    are tried for its moves (within the farthest end of its moves, plus the radius): the work
-    follows the pieces, not the board."""
-    count, n_cells = len(mover), len(cells)
-    out = np.zeros(count, dtype=np.uint64)
-    near = np.empty(n_cells, dtype=np.int64)
-    one = np.uint64(1)
-    k = 0
-    while k < count:  # a run of moves of one piece
-        i, start = mover[k], k
-        a0, a1, a2 = o_pos[i, 0], o_pos[i, 1], o_pos[i, 2]
-        span = 0
-        while k < count and mover[k] == i:
-            span = max(span, max(abs(end[k, 0] - a0), abs(end[k, 1] - a1), abs(end[k, 2] - a2)))
-            k += 1
-        r = radius[i]
-        n_near = 0
-        for c in range(n_cells):
-            d = max(abs(cells[c, 0] - a0), abs(cells[c, 1] - a1), abs(cells[c, 2] - a2))
-            if d <= span + r:
-                near[n_near] = c
-                n_near += 1
-        for kk in range(start, k):
-            b0, b1, b2 = end[kk, 0], end[kk, 1], end[kk, 2]
-            bits = np.uint64(0)
-            for v in range(n_near):
-                c = near[v]
-                d = max(abs(cells[c, 0] - b0), abs(cells[c, 1] - b1), abs(cells[c, 2] - b2))
-                if d <= r:
-                    bits |= one << np.uint64(c)
-            out[kk] = bits
-    return out

@@ -28,6 +28,7 @@ from antipolix.agents.planner.weights import (
     I_P_NEAR,
     I_SPREAD,
     NUL_AFTER,
+    BoolArray,
     FloatArray,
 )
 from antipolix.agents.sight import Sight, power, target_matrix
@@ -115,9 +116,7 @@ def candidates(tn: Turn, s: Sight) -> tuple[IntArray, IntArray, IntArray, IntArr
         may_drop[q] = t_own[i] == 0 and i != ci and not ring[o_flat[i]]
     k = 0
     for f in range(1, top + 1):  # the pieces next to no teleporter, by move field
-        for q in range(len(mobile)):
-            if not near[q] and fields[mobile[q]] == f:
-                k = _box_moves(tn, s, q, f, own_of[q], may_drop[q], who, dest, end, gap, k)
+        k = _box_moves(tn, s, f, own_of, may_drop, who, dest, end, gap, k)
     cells = np.empty(cap, dtype=np.int64)
     for q in range(len(mobile)):
         if near[q]:
@@ -129,38 +128,40 @@ def candidates(tn: Turn, s: Sight) -> tuple[IntArray, IntArray, IntArray, IntArr
 def _box_moves(
     tn: Turn,
     s: Sight,
-    q: int,
     f: int,
-    i: int,
-    drop: bool,
+    own_of: IntArray,
+    may_drop: BoolArray,
     who: IntArray,
     dest: IntArray,
     end: IntArray,
     gap: IntArray,
     k: int,
 ) -> int:
-    """The moves of mobile piece ``q`` (own index ``i``), next to no teleporter, with move
-    field ``f``: every free cell of its cube, in order, written from ``k`` on; returns the
-    next ``k`` (see :func:`candidates`)."""
+    """The moves of the mobile pieces next to no teleporter with move field ``f``, by row:
+    every free cell of each one's cube, in order, written from ``k`` on; returns the next
+    ``k`` (see :func:`candidates`)."""
     dims = tn.dims
     p, n, m = dims[0], dims[1], dims[2]
-    occupied, dist, ring, horizon = s.occupied, tn.dist, tn.ring, tn.horizon
-    c = s.seen.cells[s.mobile[q]]
-    cz, cy, cx = c[0], c[1], c[2]
-    now = tn.o_dist[i]
-    for z in range(max(cz - f, 0), min(cz + f + 1, p)):
-        for y in range(max(cy - f, 0), min(cy + f + 1, n)):
-            base = (z * n + y) * m
-            for x in range(max(cx - f, 0), min(cx + f + 1, m)):
-                flat = base + x
-                if occupied[flat]:  # its own cell among them
-                    continue
-                d = dist[flat]
-                if drop and d > horizon and d >= now and not ring[flat]:
-                    continue
-                who[k], dest[k], gap[k] = q, flat, d
-                end[k, 0], end[k, 1], end[k, 2] = z, y, x
-                k += 1
+    occupied, dist, ring, horizon, o_dist = s.occupied, tn.dist, tn.ring, tn.horizon, tn.o_dist
+    mobile, near, fields, cells = s.mobile, s.near, s.fields, s.seen.cells
+    for q in range(len(mobile)):
+        if near[q] or fields[mobile[q]] != f:
+            continue
+        cz, cy, cx = cells[mobile[q], 0], cells[mobile[q], 1], cells[mobile[q], 2]
+        now, drop = o_dist[own_of[q]], may_drop[q]
+        for z in range(max(cz - f, 0), min(cz + f + 1, p)):
+            for y in range(max(cy - f, 0), min(cy + f + 1, n)):
+                base = (z * n + y) * m
+                for x in range(max(cx - f, 0), min(cx + f + 1, m)):
+                    flat = base + x
+                    if occupied[flat]:  # its own cell among them
+                        continue
+                    d = dist[flat]
+                    if drop and d > horizon and d >= now and not ring[flat]:
+                        continue
+                    who[k], dest[k], gap[k] = q, flat, d
+                    end[k, 0], end[k, 1], end[k, 2] = z, y, x
+                    k += 1
     return k
 
 

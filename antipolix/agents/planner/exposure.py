@@ -6,8 +6,8 @@ pieces at risk next to either cell.
 
 The risks are summed per move as numpy summed them in the planner this one replaced: pairwise
 when a single move touches a piece at risk, else row by row. Bit masks say which pieces at risk
-a move touches (those next to each own piece, and those next to each move's end, found among
-the pieces near its mover only); each move's sum starts from the position's running sum before
+a move touches (those next to each own piece, and those next to each cell where moves end);
+each move's sum starts from the position's running sum before
 the first risk it changes and adds only the risks that change or are not zero. The moves of one
 piece next to the same pieces at risk share that sum (a piece's moves are listed together).
 """
@@ -16,15 +16,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from antipolix.agents.planner.board import near_masks
+from antipolix.agents.planner.board import zero_box
 from antipolix.agents.planner.reading import Turn
 from antipolix.agents.planner.sums import (
-    BYTE,
-    EIGHT,
     ONE,
+    ZERO,
+    case_of,
+    case_table,
     column_spread_total,
     lowest_bit,
     pairwise,
+    trailing_zeros,
 )
 from antipolix.agents.planner.values import piece_risk
 from antipolix.agents.planner.weights import (
@@ -76,7 +78,7 @@ def exposure(
         top = max(r0_top, r_mover[k])
         risk[k] = top + spread * (r0_sum + r_mover[k] - top)
     if n_rel <= 64:
-        _exposure_masked(tn, mover, end, rel, near_rel, r0, r_mover, risk)
+        _exposure_masked(tn, mover, dest, end, rel, near_rel, r0, r_mover, risk)
     else:  # (more than a mask holds)
         _exposure_plain(tn, mover, end, rel, near_rel, r_mover, risk)
     score = np.empty(count)
@@ -116,6 +118,7 @@ def _at_risk(tn: Turn) -> tuple[IntArray, FloatArray, BoolArray]:
 def _exposure_masked(
     tn: Turn,
     mover: IntArray,
+    dest: IntArray,
     end: IntArray,
     rel: IntArray,
     near_rel: BoolArray,
@@ -134,8 +137,7 @@ def _exposure_masked(
         for q in range(k_own):
             if near_rel[u, q]:
                 beside[q] |= bit
-    radius = np.ones(k_own, dtype=np.int64)
-    around = near_masks(tn.o_pos, mover, end, tn.o_pos[rel], radius)  # per move
+    around = _around(tn, rel, dest)  # per move
     n_sel = 0
     for k in range(count):
         if beside[mover[k]] != 0 or around[k] != 0:
@@ -156,6 +158,28 @@ def _exposure_masked(
 
 
 @kernel
+def _around(tn: Turn, rel: IntArray, dest: IntArray) -> MaskArray:
+    """Per move, the bit mask of the pieces at risk next to its end (R1): stamped into a
+    board of masks in the box where moves end, read at each move's end."""
+    dims, lo, hi, o_pos = tn.dims, tn.lo, tn.hi, tn.o_pos
+    n, m = dims[1], dims[2]
+    grid = np.empty(len(tn.defence), dtype=np.uint64)  # (in lo..hi)
+    zero_box(grid, dims, lo, hi)
+    for u in range(len(rel)):
+        bit = ONE << np.uint64(u)
+        a0, a1, a2 = o_pos[rel[u], 0], o_pos[rel[u], 1], o_pos[rel[u], 2]
+        for z in range(max(a0 - 1, lo[0]), min(a0 + 1, hi[0]) + 1):
+            for y in range(max(a1 - 1, lo[1]), min(a1 + 1, hi[1]) + 1):
+                base = (z * n + y) * m
+                for x in range(max(a2 - 1, lo[2]), min(a2 + 1, hi[2]) + 1):
+                    grid[base + x] |= bit
+    out = np.empty(len(dest), dtype=np.uint64)
+    for k in range(len(dest)):
+        out[k] = grid[dest[k]]
+    return out
+
+
+@kernel
 def _exposure_cases(
     tn: Turn,
     mover: IntArray,
@@ -167,9 +191,10 @@ def _exposure_cases(
     around: MaskArray,
     sums: FloatArray,
 ) -> IntArray:
-    """Per move, its case (-1: it touches no piece at risk): the moves of one piece next to
-    the same pieces at risk share one; into ``sums``, per case, the sum of the risks and the
-    largest, row by row from the position's running sums (the mover's own risk left out)."""
+    """Per move, its case (-1: it touches no piece at risk): moves of pieces of one strength
+    next to the same pieces at risk before and after share one; into ``sums``, per case, the
+    sum of the risks and the largest, row by row from the position's running sums (the
+    mover's own risk left out)."""
     n_rel, count = len(rel), len(mover)
     o_s, d_own, t_own, x_own, loss = tn.o_s, tn.d_own, tn.t_own, tn.x_own, tn.loss
     p_near = tn.w[I_P_NEAR]
@@ -184,51 +209,43 @@ def _exposure_cases(
         if r0[u] != 0.0:
             live |= ONE << np.uint64(u)
     case = np.full(count, -1, dtype=np.int64)
-    keys = np.empty(count, dtype=np.uint64)  # per case: its mask
-    n_cases, last, first_case = 0, -1, 0
+    keys, slots = case_table(count)
+    n_cases, last, last_b, last_case = 0, -1, ZERO, -1
     for k in range(count):
         i = mover[k]
         to_b = around[k]
         if beside[i] == 0 and to_b == 0:
             continue
-        if i != last:
-            last, first_case = i, n_cases
-        c = first_case
-        while c < n_cases and keys[c] != to_b:
-            c += 1
-        case[k] = c
+        if i == last and to_b == last_b:
+            case[k] = last_case  # (the same as this piece's move before)
+            continue
+        s_i = o_s[i]
+        c = case_of(keys, slots, to_b, beside[i], itself[i], np.uint64(s_i), n_cases)
+        case[k], last, last_b, last_case = c, i, to_b, c
         if c < n_cases:
             continue
-        keys[c] = to_b
         n_cases += 1
         changed = (to_b ^ beside[i]) | itself[i]
         first = lowest_bit(changed, n_rel)
         acc, top = 0.0, 0.0
         if first > 0:
             acc, top = running[first - 1], highest[first - 1]
-        s_i = o_s[i]
-        u = first
-        todo = (live | changed) >> np.uint64(first) if first < n_rel else np.uint64(0)
-        while todo:
-            if (todo & BYTE) == 0:
-                todo >>= EIGHT
-                u += 8
-                continue
-            if todo & ONE:
-                r = r0[u]
-                if (changed >> np.uint64(u)) & ONE:
-                    q = rel[u]
-                    if q == i:
-                        r = 0.0
-                    else:
-                        now = 1 if (to_b >> np.uint64(u)) & ONE else 0
-                        d_rel = d_own[q] + s_i * (now - (1 if near_rel[u, i] else 0))
-                        r = piece_risk(t_own[q], x_own[q], d_rel, loss[q], p_near)
-                if r != 0.0:  # (adding zero changes no sum)
-                    acc += r
-                    top = max(top, r)
-            todo >>= ONE
-            u += 1
+        todo = (live | changed) >> np.uint64(first) << np.uint64(first) if first < n_rel else ZERO
+        while todo:  # the risks that change or are not zero, in order
+            u = int(np.int64(trailing_zeros(todo)))
+            todo &= todo - ONE
+            r = r0[u]
+            if (changed >> np.uint64(u)) & ONE:
+                q = rel[u]
+                if q == i:
+                    r = 0.0
+                else:
+                    now = 1 if (to_b >> np.uint64(u)) & ONE else 0
+                    d_rel = d_own[q] + s_i * (now - (1 if near_rel[u, i] else 0))
+                    r = piece_risk(t_own[q], x_own[q], d_rel, loss[q], p_near)
+            if r != 0.0:  # (adding zero changes no sum)
+                acc += r
+                top = max(top, r)
         sums[2 * c], sums[2 * c + 1] = acc, top
     return case
 

@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from antipolix.agents.planner.board import cube_sums_at, zero_box
 from antipolix.agents.planner.reading import Turn
-from antipolix.agents.planner.sums import BYTE, EIGHT, ONE, pairwise
+from antipolix.agents.planner.sums import ONE, pairwise, trailing_zeros
 from antipolix.agents.planner.values import cover
 from antipolix.agents.planner.weights import HUNT_K, I_HUNT, I_HUNT_MIN, I_WIN, FloatArray
 from antipolix.agents.sight import Sight
@@ -378,22 +378,15 @@ def _near_sums(
             from_a = masks[at_a, w] if at_a >= 0 else np.uint64(0)
             to_b = masks[at_b, w] if at_b >= 0 else np.uint64(0)
             changed = from_a ^ to_b
-            v = 64 * w
             while changed:  # the cells whose cover changes, in order
-                if (changed & BYTE) == 0:
-                    changed >>= EIGHT
-                    to_b >>= EIGHT
-                    v += 8
-                    continue
-                if changed & ONE:
-                    change = up[v] if to_b & ONE else down[v]
-                    if single:
-                        column[v] = change
-                    else:
-                        acc += change
-                changed >>= ONE
-                to_b >>= ONE
-                v += 1
+                b = trailing_zeros(changed)
+                changed &= changed - ONE
+                v = 64 * w + np.int64(b)
+                change = up[v] if (to_b >> b) & ONE else down[v]
+                if single:
+                    column[v] = change
+                else:
+                    acc += change
         if single:
             acc = pairwise(column, 0, size)
         sums[k, u] = acc

@@ -27,7 +27,7 @@ from antipolix.agents.planner.weights import (
 )
 from antipolix.agents.scripted import note_moves
 from antipolix.agents.sight import Sight, sight_k, visible_defence
-from antipolix.jit import kernel
+from antipolix.jit import kernel, record
 from antipolix.observation import (
     C_ATTACK,
     C_CELL,
@@ -96,6 +96,11 @@ class Turn(NamedTuple):
     suspect: FloatArray  # per cell, the chance an unseen enemy stands there (R6; crush > 0)
 
 
+# a compiled record in kernels (passed by one pointer: a call does not count references to
+# each of its arrays)
+make_turn = record(Turn)
+
+
 @kernel
 def read_turn(t: Tables, s: Sight, memory: Memory, unit: int, w: FloatArray) -> Turn:
     """The turn's grids and values (see :class:`Turn`)."""
@@ -129,7 +134,7 @@ def read_turn(t: Tables, s: Sight, memory: Memory, unit: int, w: FloatArray) -> 
     # and of every own attack or hunt next turn (R5): only the advance counts there
     horizon = max(FRONT, 2 * e_move, e_move + reach)
     ring = chief_ring(dims, o_pos, ci)
-    return Turn(
+    return make_turn(
         dims, lo, hi, o_flat, o_pos, o_s, o_f, e_flat, e_pos, e_s, e_f, e_owner, defence, power,
         threat, extra, dist, ring, d_own, t_own, x_own, loss, o_dist, ci, e_def, e_hidden, gain,
         chief_gain, base_risk, horizon, unit, take_chief, t.defence_all, seen.turn, w,

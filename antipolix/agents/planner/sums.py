@@ -6,19 +6,22 @@ in the same order, so that they make the same decisions. numpy sums a 1-D array 
 (:func:`pairwise`) and the rows of a matrix one after the other (:func:`column_sum`); the
 exposure and the threats count the largest term in full and the others at a weight
 (:func:`spread_total`: one order a turn, R4). Which terms a move changes, or which are not
-zero, are kept as bits of 64-bit masks (:func:`lowest_bit`).
+zero, are kept as bits of 64-bit masks, walked from the lowest set bit up
+(:func:`trailing_zeros`).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros as _cttz
+from numba.extending import overload
 
-from antipolix.agents.planner.weights import FloatArray
-from antipolix.jit import kernel
+from antipolix.agents.planner.weights import FloatArray, MaskArray
+from antipolix.jit import JIT, kernel
+from antipolix.world import IntArray
 
+ZERO = np.uint64(0)
 ONE = np.uint64(1)
-BYTE = np.uint64(255)
-EIGHT = np.uint64(8)
 
 
 @kernel
@@ -131,14 +134,59 @@ def column_spread_total(a: FloatArray, n: int, single: bool, spread: float) -> f
     return top + spread * (column_sum(a, n, single) - top)
 
 
+def trailing_zeros(bits: np.uint64) -> np.uint64:
+    """The number of zero bits below the lowest set bit of ``bits`` (``bits`` > 0): one
+    machine instruction in kernels, a loop in plain Python."""
+    n = np.uint64(0)
+    while not bits & ONE:
+        bits >>= ONE
+        n += ONE
+    return n
+
+
+if JIT:
+
+    @overload(trailing_zeros)
+    def _trailing_zeros(bits):  # type: ignore[no-untyped-def]  # (numba: names as the impl's)
+        return lambda bits: _cttz(bits)
+
+
 @kernel
 def lowest_bit(bits: np.uint64, n: int) -> int:
-    """The index of the lowest set bit of ``bits`` (``n`` if there is none below ``n``)."""
-    first = 0
-    while first < n and (bits & BYTE) == 0:
-        bits >>= EIGHT
-        first += 8
-    while first < n and not bits & ONE:
-        bits >>= ONE
-        first += 1
-    return min(first, n)
+    """The index of the lowest set bit of ``bits`` (``n`` if there is none)."""
+    return n if bits == 0 else int(np.int64(trailing_zeros(bits)))
+
+
+@kernel
+def case_table(count: int) -> tuple[MaskArray, IntArray]:
+    """An empty table of cases for :func:`case_of`, with room for ``count`` of them: keys
+    (four words each) and, per slot, its case (-1: free)."""
+    slots = 64
+    while slots < 2 * count:
+        slots *= 2
+    return np.empty((slots, 4), dtype=np.uint64), np.full(slots, -1, dtype=np.int64)
+
+
+@kernel
+def case_of(
+    keys: MaskArray,
+    cases: IntArray,
+    a: np.uint64,
+    b: np.uint64,
+    c: np.uint64,
+    d: np.uint64,
+    n_cases: int,
+) -> int:
+    """The case of key ``(a, b, c, d)`` in the table (:func:`case_table`; open addressing):
+    its number, or ``n_cases`` when the key is new (then entered under that number)."""
+    mask = np.uint64(len(cases) - 1)
+    h = a ^ (a >> np.uint64(23)) ^ (b << np.uint64(7)) ^ (b >> np.uint64(31))
+    h ^= (c << np.uint64(13)) ^ (c >> np.uint64(17)) ^ (d << np.uint64(29)) ^ (h >> np.uint64(11))
+    slot = h & mask
+    while cases[slot] >= 0:
+        if keys[slot, 0] == a and keys[slot, 1] == b and keys[slot, 2] == c and keys[slot, 3] == d:
+            return int(cases[slot])
+        slot = (slot + ONE) & mask
+    keys[slot, 0], keys[slot, 1], keys[slot, 2], keys[slot, 3] = a, b, c, d
+    cases[slot] = n_cases
+    return n_cases

@@ -5,12 +5,11 @@ them.
 Per move, the wins and the pressure on the enemy pieces near the front are summed over them in
 numpy's order: pairwise if a single move changes any, else row by row. A move changes only the
 terms of the pieces its mover reaches before or after it: bit masks (of the pieces each own
-piece reaches, and of those within its move field of each move's end, found among the pieces
-near its mover only) say which; the sums start from the position's own running sums before the
-first one it changes and add only the terms that change or are not zero (the pressure's only
-when it counts). The moves of one piece that reach the same pieces score the same: each case
-is summed once (the moves of a piece are listed together,
-:func:`~antipolix.agents.planner.decision.candidates`).
+piece reaches, and of those within each move field of each cell where moves end) say which;
+the sums start from the position's own running sums before the first one it changes and add
+only the terms that change or are not zero (the pressure's only when it counts). The moves of
+one piece that reach the same pieces score the same: each case is summed once (the moves of a
+piece are listed together, :func:`~antipolix.agents.planner.decision.candidates`).
 """
 
 from __future__ import annotations
@@ -19,17 +18,19 @@ from typing import NamedTuple
 
 import numpy as np
 
-from antipolix.agents.planner.board import near_masks
+from antipolix.agents.planner.board import zero_box
 from antipolix.agents.planner.reading import Turn
 from antipolix.agents.planner.sums import (
-    BYTE,
-    EIGHT,
     ONE,
+    ZERO,
+    case_of,
+    case_table,
     column_spread_total,
     column_sum,
     lowest_bit,
     pairwise,
     spread_total,
+    trailing_zeros,
 )
 from antipolix.agents.planner.weights import (
     FRONT,
@@ -120,7 +121,7 @@ def threats(tn: Turn, mover: IntArray, dest: IntArray, end: IntArray) -> FloatAr
         for q in range(k_own):
             if fr.reach[c, q]:
                 reached[q] |= ONE << np.uint64(c)
-    within = near_masks(tn.o_pos, mover, end, tn.e_pos[fr.close], tn.o_f)  # per move
+    within = _within(tn, mover, dest, fr)  # per move
     n_sel = 0
     for k in range(count):
         if reached[mover[k]] != 0 or within[k] != 0:
@@ -144,6 +145,44 @@ def threats(tn: Turn, mover: IntArray, dest: IntArray, end: IntArray) -> FloatAr
 
 
 @kernel
+def _within(tn: Turn, mover: IntArray, dest: IntArray, fr: Front) -> MaskArray:
+    """Per move, the bit mask of the enemy pieces near the front within its mover's field of
+    its end (R1, R5): stamped into a board of masks per move field in the box where moves
+    end, read at each move's end."""
+    o_f, e_pos, close = tn.o_f, tn.e_pos, fr.close
+    field = 0
+    for k in range(len(mover)):
+        field = max(field, o_f[mover[k]])
+    fields = np.zeros(field + 1, dtype=np.int64)  # move field → its row of masks
+    n_fields = 0
+    for k in range(len(mover)):
+        f = o_f[mover[k]]
+        if fields[f] == 0:
+            n_fields += 1
+            fields[f] = n_fields
+    dims, lo, hi = tn.dims, tn.lo, tn.hi
+    n, m = dims[1], dims[2]
+    grid = np.empty((n_fields + 1, len(tn.defence)), dtype=np.uint64)  # (in lo..hi)
+    for f in range(len(fields)):
+        if fields[f] == 0:
+            continue
+        row = grid[fields[f]]
+        zero_box(row, dims, lo, hi)
+        for c in range(len(close)):
+            e0, e1, e2 = e_pos[close[c], 0], e_pos[close[c], 1], e_pos[close[c], 2]
+            bit = ONE << np.uint64(c)
+            for z in range(max(e0 - f, lo[0]), min(e0 + f, hi[0]) + 1):
+                for y in range(max(e1 - f, lo[1]), min(e1 + f, hi[1]) + 1):
+                    base = (z * n + y) * m
+                    for x in range(max(e2 - f, lo[2]), min(e2 + f, hi[2]) + 1):
+                        row[base + x] |= bit
+    out = np.empty(len(mover), dtype=np.uint64)
+    for k in range(len(mover)):
+        out[k] = grid[fields[o_f[mover[k]]], dest[k]]
+    return out
+
+
+@kernel
 def _threat_cases(
     tn: Turn,
     mover: IntArray,
@@ -153,9 +192,10 @@ def _threat_cases(
     press: float,
     values: FloatArray,
 ) -> IntArray:
-    """Per move, its case (-1: it changes no term): the moves of one piece that reach the same
-    enemy pieces share one; into ``values``, per case, the sums of the wins and of the
-    pressure and the largest win, row by row from the position's running sums."""
+    """Per move, its case (-1: it changes no term): moves of pieces of one strength that reach
+    the same enemy pieces before and after share one; into ``values``, per case, the sums of
+    the wins and of the pressure and the largest win, row by row from the position's running
+    sums."""
     n_close, count = len(fr.close), len(mover)
     power, need, gain, o_s = fr.power, fr.need, fr.gain, tn.o_s
     # the terms as a move that changes nothing computes them, and their running sums
@@ -174,49 +214,41 @@ def _threat_cases(
         if kept_wins[c] != 0.0 or (press != 0.0 and kept_press[c] != 0.0):
             live |= ONE << np.uint64(c)
     case = np.full(count, -1, dtype=np.int64)
-    keys = np.empty(count, dtype=np.uint64)  # per case: its mask
-    n_cases, last, first_case = 0, -1, 0
+    keys, slots = case_table(count)
+    n_cases, last, last_b, last_case = 0, -1, ZERO, -1
     for k in range(count):
         i = mover[k]
         to_b = within[k]
         if reached[i] == 0 and to_b == 0:
             continue
-        if i != last:
-            last, first_case = i, n_cases
-        v = first_case
-        while v < n_cases and keys[v] != to_b:
-            v += 1
-        case[k] = v
+        if i == last and to_b == last_b:
+            case[k] = last_case  # (the same as this piece's move before)
+            continue
+        s_i = o_s[i]
+        v = case_of(keys, slots, to_b, reached[i], ZERO, np.uint64(s_i), n_cases)
+        case[k], last, last_b, last_case = v, i, to_b, v
         if v < n_cases:
             continue
-        keys[v] = to_b
         n_cases += 1
         changed = to_b ^ reached[i]
         first = lowest_bit(changed, n_close)
         acc_w, acc_p, top = 0.0, 0.0, 0.0
         if first > 0:
             acc_w, acc_p, top = sums[first - 1, 0], sums[first - 1, 1], sums[first - 1, 2]
-        s_i = o_s[i]
-        c = first
-        todo = (live | changed) >> np.uint64(first) if first < n_close else np.uint64(0)
-        while todo:
-            if (todo & BYTE) == 0:
-                todo >>= EIGHT
-                c += 8
-                continue
-            if todo & ONE:
-                w, pr = kept_wins[c], kept_press[c]
-                if (changed >> np.uint64(c)) & ONE:
-                    after = power[c] + (s_i if (to_b >> np.uint64(c)) & ONE else -s_i)
-                    w = gain[c] * (1.0 if after > need[c] else 0.0)
-                    pr = gain[c] * (min(after, need[c] + 1) / (need[c] + 1))
-                if w != 0.0:  # (adding zero changes no sum)
-                    acc_w += w
-                    top = max(top, w)
-                if pr != 0.0:
-                    acc_p += pr
-            todo >>= ONE
-            c += 1
+        todo = (live | changed) >> np.uint64(first) << np.uint64(first) if first < n_close else ZERO
+        while todo:  # the terms that change or are not zero, in order
+            c = int(np.int64(trailing_zeros(todo)))
+            todo &= todo - ONE
+            w, pr = kept_wins[c], kept_press[c]
+            if (changed >> np.uint64(c)) & ONE:
+                after = power[c] + (s_i if (to_b >> np.uint64(c)) & ONE else -s_i)
+                w = gain[c] * (1.0 if after > need[c] else 0.0)
+                pr = gain[c] * (min(after, need[c] + 1) / (need[c] + 1))
+            if w != 0.0:  # (adding zero changes no sum)
+                acc_w += w
+                top = max(top, w)
+            if pr != 0.0:
+                acc_p += pr
         values[3 * v], values[3 * v + 1], values[3 * v + 2] = acc_w, acc_p, top
     return case
 
