@@ -62,47 +62,51 @@ def distances(dims: IntArray, cells: IntArray, lo: IntArray, hi: IntArray) -> In
     ``cells`` (``(k, 3)``, k > 0), flat (undefined outside the box). Three
     one-dimensional passes: along x the distance to the nearest cell on the same line, then
     along y and z min-max transforms (``f'(i) = min_j max(|i - j|, f(j))``) over the lines
-    and planes that hold some."""
+    and planes that hold some. (Flat arrays indexed directly: a row view per line would
+    count references to its array each time.)"""
     p, n, m = dims[0], dims[1], dims[2]
-    big = max(p, n, m)
+    big = np.int32(max(p, n, m))
     nz, ny, nx = hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1
-    lines = np.empty(len(cells), dtype=np.int64)
+    line_row = np.full(p * n, -1, dtype=np.int64)  # per board line (z, y): its row, if any
+    n_lines = 0
     for e in range(len(cells)):
-        lines[e] = cells[e, 0] * n + cells[e, 1]
-    lines = np.unique(lines)
-    along_x = np.full((len(lines), nx), big, dtype=np.int32)
+        line = cells[e, 0] * n + cells[e, 1]
+        if line_row[line] < 0:
+            line_row[line] = n_lines
+            n_lines += 1
+    along_x = np.full(n_lines * nx, big, dtype=np.int32)
     for e in range(len(cells)):
-        li = np.searchsorted(lines, cells[e, 0] * n + cells[e, 1])
+        row, ex = line_row[cells[e, 0] * n + cells[e, 1]] * nx, cells[e, 2] - lo[2]
         for x in range(nx):
-            along_x[li, x] = min(along_x[li, x], abs(lo[2] + x - cells[e, 2]))
-    along_y = np.full((p, ny, nx), big, dtype=np.int32)
+            along_x[row + x] = min(along_x[row + x], np.int32(abs(x - ex)))
+    along_y = np.full(p * ny * nx, big, dtype=np.int32)
     planes = np.zeros(p, dtype=np.bool_)
-    for li in range(len(lines)):
-        z, y = divmod(lines[li], n)
+    for line in range(p * n):
+        if line_row[line] < 0:
+            continue
+        z, y = divmod(line, n)
         planes[z] = True
-        source = along_x[li]
+        source = line_row[line] * nx
         for v in range(ny):
             gap = np.int32(abs(lo[1] + v - y))
-            row = along_y[z, v]
+            row = (z * ny + v) * nx
             for x in range(nx):
-                row[x] = min(row[x], max(gap, source[x]))
+                along_y[row + x] = min(along_y[row + x], max(gap, along_x[source + x]))
     out = np.empty(p * n * m, dtype=np.int64)  # (outside the box: never read)
-    box = np.full((nz, ny * nx), big, dtype=np.int32)
-    flat_y = along_y.reshape(p, ny * nx)
-    for z in range(p):
-        if not planes[z]:
-            continue
-        source = flat_y[z]
-        for w in range(nz):
-            gap = np.int32(abs(lo[0] + w - z))
-            row = box[w]
-            for c in range(ny * nx):
-                row[c] = min(row[c], max(gap, source[c]))
     for w in range(nz):
         for v in range(ny):
             base = ((lo[0] + w) * n + lo[1] + v) * m + lo[2]
             for x in range(nx):
-                out[base + x] = box[w, v * nx + x]
+                out[base + x] = big
+        for z in range(p):
+            if not planes[z]:
+                continue
+            gap = np.int32(abs(lo[0] + w - z))
+            for v in range(ny):
+                base = ((lo[0] + w) * n + lo[1] + v) * m + lo[2]
+                source = (z * ny + v) * nx
+                for x in range(nx):
+                    out[base + x] = min(out[base + x], max(gap, along_y[source + x]))
     return out
 
 
@@ -158,4 +162,5 @@ def zero_box(grid: npt.NDArray[Any], dims: IntArray, lo: IntArray, hi: IntArray)
     for z in range(lo[0], hi[0] + 1):
         for y in range(lo[1], hi[1] + 1):
             base = (z * n + y) * m
-            grid[base + lo[2] : base + hi[2] + 1] = 0
+            for x in range(lo[2], hi[2] + 1):  # (not a slice: a view counts references)
+                grid[base + x] = 0

@@ -326,10 +326,10 @@ def enemy_defence(
         gy = np.empty(k_en, dtype=np.int64)
         gx = np.empty(k_en, dtype=np.int64)
         gs = np.empty(k_en, dtype=np.int64)
+        cells, strengths = seen.cells, s.strengths
         for u in range(k_en):
             row = enemy[grouped[u]]
-            c = seen.cells[row]
-            gz[u], gy[u], gx[u], gs[u] = c[0], c[1], c[2], s.strengths[row]
+            gz[u], gy[u], gx[u], gs[u] = cells[row, 0], cells[row, 1], cells[row, 2], strengths[row]
         for o in range(t.players):
             for u in range(first[o], first[o + 1]):
                 near = 0
