@@ -2,8 +2,10 @@
 
     .venv/bin/python experiments/bench_games.py [--games 200] [--agents random,greedy,planner]
     .venv/bin/python experiments/bench_games.py --agents tuned,search --search-games 4
+    .venv/bin/python experiments/bench_games.py --agents planner,tuned,search --no-game \\
+        --baseline ../antipolix-old --runs 2
 
-Plays seeded games on the default rules (8×16×16, 4 players), four agents of one kind, two ways:
+Plays seeded games on the default rules (8×16×16, 4 players), four agents of one kind, three ways:
 
 - **compiled**: whole games in compiled code (:func:`antipolix.autoplay.play_games`, the path
   ``simulate`` and ``balance`` take), all the games in one call;
@@ -13,26 +15,37 @@ Plays seeded games on the default rules (8×16×16, 4 players), four agents of o
 - **Game**: through :func:`antipolix.play.play_game`, the Python loop over :class:`Game` (the
   path of replays, the CLI and agents written in Python), on a tenth of the games.
 
-``--checkouts OLD,NEW`` runs the script on each checkout in turn, ``--rounds`` times, and prints
-their lines side by side (``experiments/side_by_side.py``): the same script times the code
-before and after a change (``--ways compiled,protocol`` to time only those).
-
 It prints games/s (and games/hour) and player-turns/s (one player-turn = one living player's
 decision and its resolution) for each; a search agent plays ``--search-games`` games (its
-decisions are thousands of times dearer), and no Game-path run. A warm-up game first (the
-compiled code loads from the disk cache, or compiles on the first run after an install). Runs
-on older versions of the package too (``PYTHONPATH=/path/to/old/checkout``, which have only the
-Game path), so that the two can be compared. Asserts nothing: a benchmark, not a test.
+decisions are thousands of times dearer), and no Game-path run; for it, decisions/s are its own
+decisions (its seats' player-turns). A warm-up game first (the compiled code loads from the disk
+cache, or compiles on the first run after an install). Runs on older versions of the package too
+(``PYTHONPATH=/path/to/old/checkout``, which have only the Game path), so that the two can be
+compared.
+
+``--baseline PATH``: the same benchmark, side by side, with the package of another checkout
+(today's ``main``, say: ``git worktree add ../antipolix-old main``, then one ``python3 dev.py
+test tests/test_layout.py -n 0`` there so that its kernels are compiled): each run plays the
+baseline's games then this checkout's, each in a fresh process (``PYTHONPATH``), ``--runs``
+times, and prints every figure of both and their ratio. The same seeds, so the same games (the
+agents make the same decisions, bit for bit). ``--checkouts OLD,NEW --rounds N`` does the same
+for any number of checkouts with every line as printed (``experiments/side_by_side.py``, shared
+with ``bench_simulate.py``); ``--ways compiled,protocol`` times only those paths (``--no-game``:
+all but the Game path). Asserts nothing: a benchmark, not a test; run it
+with nothing else running.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -40,6 +53,7 @@ import numpy as np
 from antipolix import Rules
 from antipolix.agents import Agent, GreedyAgent, PlannerAgent, RandomAgent
 from antipolix.cli import run_script
+from antipolix.errors import AntipolixError
 from antipolix.play import play_game
 
 try:
@@ -52,6 +66,7 @@ AGENTS: dict[str, Callable[[], Agent]] = {
     "greedy": GreedyAgent,
     "planner": PlannerAgent,
 }
+HERE = Path(__file__).resolve().parent.parent  # this checkout
 
 
 def maker(name: str) -> Callable[[], Agent]:
@@ -124,30 +139,12 @@ def through_game(rules: Rules, make: Callable[[], Agent], games: int) -> tuple[f
     return time.perf_counter() - began, turns, player_turns
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--agents", default="random,greedy,planner")
-    parser.add_argument("--search-games", type=int, default=4)
-    parser.add_argument(
-        "--ways", default="compiled,protocol,Game", help="which paths to time (default: all)"
-    )
-    parser.add_argument("--checkouts", help="run on each of these checkouts in turn: OLD,NEW")
-    parser.add_argument("--rounds", type=int, default=1, help="runs per checkout (--checkouts)")
-    args = parser.parse_args()
-    if args.checkouts:
-        from side_by_side import run_side_by_side
-
-        run_side_by_side(__file__, args.checkouts, args.rounds, sys.argv[1:])
-        return
-    wanted = set(args.ways.split(","))
+def measure(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Every agent's figures with the package this process imports (one dict each, also
+    printed as a line, or as JSON with ``--json``)."""
     rules = Rules()
-    print(
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python "
-        f"{platform.python_version()}, numpy {np.__version__}; one process (one core); "
-        f"load average {os.getloadavg()[0]:.2f}"
-    )
-    print(f"rules: default, {rules.shape}, {rules.players} players, turn limit {rules.max_turns}")
+    wanted = set(args.ways.split(",")) - ({"Game"} if args.no_game else set())
+    out: list[dict[str, Any]] = []
     for name in args.agents.split(","):
         make = maker(name)
         search = name.startswith("search")
@@ -164,16 +161,106 @@ def main() -> None:
             run(rules, make, 1)  # warm-up: load (or compile) the kernels
         for how, run, games in ways:
             seconds, turns, player_turns = run(rules, make, games)
-            decisions = (
-                f", {player_turns / seconds:,.1f} player-turns/s" if player_turns else ""
+            row = {
+                "agent": name,
+                "way": how,
+                "games": games,
+                "turns": turns,
+                "player_turns": player_turns,
+                "seconds": seconds,
+                "games_per_s": games / seconds,
+                "player_turns_per_s": player_turns / seconds,
+                "turns_per_s": turns / seconds,
+            }
+            out.append(row)
+            if args.json:
+                print(json.dumps(row), flush=True)
+            else:
+                print(
+                    f"4× {name:<7} {how:<8}: {games} games, {turns} turns, {player_turns} "
+                    f"player-turns in {seconds:.2f} s = {games / seconds:,.2f} games/s "
+                    f"({3600 * games / seconds:,.0f} games/hour), {turns / seconds:,.1f} turns/s"
+                    + (f", {player_turns / seconds:,.1f} player-turns/s" if player_turns else ""),
+                    flush=True,
+                )
+    return out
+
+
+def run_with(code: Path, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """:func:`measure` in a fresh process that imports the package of checkout ``code``."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--json"]
+    command += ["--games", str(args.games), "--agents", args.agents]
+    command += ["--search-games", str(args.search_games), "--ways", args.ways]
+    command += ["--no-game"] if args.no_game else []
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if done.returncode:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise AntipolixError(f"bench_games: the run with {code} failed: {last}")
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def side_by_side(args: argparse.Namespace) -> None:
+    """``--runs`` runs of the baseline's figures and this checkout's, printed together."""
+    baseline = Path(args.baseline).resolve()
+    if not (baseline / "antipolix" / "__init__.py").is_file():
+        raise AntipolixError(f"--baseline {args.baseline}: no antipolix package there")
+    for run in range(1, args.runs + 1):
+        old, new = run_with(baseline, args), run_with(HERE, args)
+        print(f"run {run}: {baseline.name} (baseline) against {HERE.name} (this checkout)")
+        for a, b in zip(old, new, strict=True):
+            unit = "decisions/s" if a["agent"].startswith("search") else "player-turns/s"
+            key = "player_turns_per_s"
+            if not a["player_turns"]:  # (the protocol path counts turns only)
+                unit, key = "turns/s", "turns_per_s"
+            ratio = b[key] / a[key]
+            same = (
+                "same games"
+                if (a["turns"], a["player_turns"]) == (b["turns"], b["player_turns"])
+                else "OTHER GAMES"
             )
             print(
-                f"4× {name:<7} {how:<8}: {games} games, {turns} turns, {player_turns or '-'} "
-                f"player-turns in {seconds:.2f} s = {games / seconds:,.2f} games/s "
-                f"({3600 * games / seconds:,.0f} games/hour), {turns / seconds:,.1f} turns/s"
-                + decisions,
+                f"  4× {a['agent']:<7} {a['way']:<8} {a['games']} games: "
+                f"{a[key]:,.1f} → {b[key]:,.1f} {unit} "
+                f"({ratio:.2f}×; {a['seconds']:.2f} s → {b['seconds']:.2f} s; {same})",
                 flush=True,
             )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--agents", default="random,greedy,planner")
+    parser.add_argument("--search-games", type=int, default=4)
+    parser.add_argument(
+        "--ways", default="compiled,protocol,Game", help="which paths to time (default: all)"
+    )
+    parser.add_argument("--no-game", action="store_true", help="all paths but the Game path")
+    parser.add_argument("--checkouts", help="run on each of these checkouts in turn: OLD,NEW")
+    parser.add_argument("--rounds", type=int, default=1, help="runs per checkout (--checkouts)")
+    parser.add_argument("--baseline", help="another checkout to measure side by side")
+    parser.add_argument("--runs", type=int, default=2, help="runs of each with --baseline")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.checkouts:
+        from side_by_side import run_side_by_side
+
+        run_side_by_side(__file__, args.checkouts, args.rounds, sys.argv[1:])
+        return
+    rules = Rules()
+    if not args.json:
+        print(
+            f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+            f"Python {platform.python_version()}, numpy {np.__version__}; one process (one "
+            f"core); load average {os.getloadavg()[0]:.2f}"
+        )
+        print(
+            f"rules: default, {rules.shape}, {rules.players} players, turn limit {rules.max_turns}"
+        )
+    if args.baseline:
+        side_by_side(args)
+    else:
+        measure(args)
 
 
 if __name__ == "__main__":

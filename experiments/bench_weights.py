@@ -13,14 +13,24 @@ weights, the same positions in the same order, each decision from a fresh copy o
 It prints microseconds per decision for each weight set and for the copy alone, and the ratio
 to the first. One process (one core); run it with nothing else running. Asserts nothing: a
 benchmark, not a test.
+
+``--baseline PATH``: the same, side by side, with the package of another checkout (as
+``bench_games.py --baseline``): each run records and times the baseline's positions then this
+checkout's (the same games, so the same positions), each in a fresh process, ``--runs`` times:
+
+    .venv/bin/python experiments/bench_weights.py --baseline ../antipolix-old --runs 2
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numba
@@ -31,6 +41,7 @@ from antipolix.agents import PlannerAgent, agent_named
 from antipolix.agents.memory import Memory, make_memory
 from antipolix.agents.planner import planner_act
 from antipolix.cli import run_script
+from antipolix.errors import AntipolixError
 from antipolix.jit import packed
 from antipolix.observation import seen_of
 from antipolix.play import play_game
@@ -42,7 +53,7 @@ def recorder(name: str, positions: list[Position]) -> PlannerAgent:
     """Agent ``name`` (a planner or a kind of it) that keeps every position it decides on."""
     agent = agent_named(name)
     if not isinstance(agent, PlannerAgent):
-        raise SystemExit(f"bench_weights: error: {name!r} is not a planner with weights")
+        raise AntipolixError(f"bench_weights: {name!r} is not a planner with weights")
 
     class Recording(type(agent)):  # type: ignore[misc]
         def act(self, obs: Any) -> Any:
@@ -82,27 +93,14 @@ def cost(rules: Rules, positions: list[Position], w: Any, reps: int, act: bool =
     return (time.perf_counter() - began) / (len(positions) * reps) * 1e6
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=6, help="games of each kind (default 6)")
-    parser.add_argument("--agents", default="planner,tuned")
-    parser.add_argument("--reps", type=int, default=10, help="decisions per position")
-    args = parser.parse_args()
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """Record the positions and time the decisions with the package this process imports."""
     names = args.agents.split(",")
     rules = Rules(players=2, think_times="drawn")
-    print(
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python "
-        f"{platform.python_version()}, numba {numba.__version__}; one process (one core); "
-        f"load average {os.getloadavg()[0]:.2f}"
-    )
     positions: list[Position] = []
     for name in names:
         for seed in range(args.games):
             play_game(rules, [recorder(name, positions), recorder(name, positions)], seed)
-    print(
-        f"{len(positions)} positions from {args.games} games of two {' and of two '.join(names)} "
-        f"(default board, 2 players, seeds 0-{args.games - 1})"
-    )
     weights = {name: agent_named(name).weights for name in names}  # type: ignore[attr-defined]
     first = positions[:1]
     for w in weights.values():  # warm-up: load (or compile) the kernels
@@ -110,6 +108,64 @@ def main() -> None:
     cost(rules, first, weights[names[0]], 1, act=False)
     copy = cost(rules, positions, weights[names[0]], args.reps, act=False)
     costs = {name: cost(rules, positions, w, args.reps) for name, w in weights.items()}
+    return {"positions": len(positions), "copy": copy, "costs": costs}
+
+
+def run_with(code: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """:func:`measure` in a fresh process that imports the package of checkout ``code``."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--json"]
+    command += ["--games", str(args.games), "--agents", args.agents, "--reps", str(args.reps)]
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if done.returncode:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise AntipolixError(f"bench_weights: the run with {code} failed: {last}")
+    found: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=6, help="games of each kind (default 6)")
+    parser.add_argument("--agents", default="planner,tuned")
+    parser.add_argument("--reps", type=int, default=10, help="decisions per position")
+    parser.add_argument("--baseline", help="another checkout to measure side by side")
+    parser.add_argument("--runs", type=int, default=2, help="runs of each with --baseline")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    names = args.agents.split(",")
+    if args.json:
+        print(json.dumps(measure(args)))
+        return
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python "
+        f"{platform.python_version()}, numba {numba.__version__}; one process (one core); "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
+    if args.baseline:
+        baseline, here = Path(args.baseline).resolve(), Path(__file__).resolve().parent.parent
+        if not (baseline / "antipolix" / "__init__.py").is_file():
+            raise AntipolixError(f"--baseline {args.baseline}: no antipolix package there")
+        for run in range(1, args.runs + 1):
+            old, new = run_with(baseline, args), run_with(here, args)
+            print(
+                f"run {run}: {baseline.name} (baseline) against {here.name} (this checkout), "
+                f"{old['positions']} and {new['positions']} positions"
+            )
+            for name in names:
+                a, b = old["costs"][name] - old["copy"], new["costs"][name] - new["copy"]
+                print(
+                    f"  {name:<10} {a:8.1f} → {b:6.1f} µs per decision without the copy "
+                    f"({a / b:.2f}×; the copy {old['copy']:.1f} and {new['copy']:.1f} µs)",
+                    flush=True,
+                )
+        return
+    found = measure(args)
+    print(
+        f"{found['positions']} positions from {args.games} games of two "
+        f"{' and of two '.join(names)} (default board, 2 players, seeds 0-{args.games - 1})"
+    )
+    costs, copy = found["costs"], found["copy"]
     print(f"memory copy alone: {copy:.1f} µs per decision")
     for name, us in costs.items():
         ratio = (costs[names[0]] - copy) / (us - copy)

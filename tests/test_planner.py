@@ -20,7 +20,7 @@ from antipolix.agents import (
     agent_from_spec,
     agent_named,
 )
-from antipolix.agents.planner import _box_at, _distances
+from antipolix.agents.planner import cube_sums_at, distances
 from antipolix.events import Rejected
 from antipolix.game import Game
 from antipolix.messages import Command
@@ -255,12 +255,12 @@ def test_cube_sums_and_distances_match_brute_force():
         values[chosen] = rng.random(len(chosen))
         r = trial % 3 + 1
         got = np.zeros(size)
-        _box_at(values, dims, lo, hi, r, cells, np.arange(size), got)
+        cube_sums_at(values, dims, lo, hi, r, cells, np.arange(size), got)
         gaps = np.abs(cells[:, None, :] - cells[None, :, :]).max(axis=2)
         assert np.allclose(got, (gaps <= r) @ values), trial
         inside = np.all((cells >= lo) & (cells <= hi), axis=1)
-        distances = _distances(dims, at, lo, hi)
-        assert np.array_equal(distances[inside], gaps[inside][:, chosen].min(axis=1)), trial
+        found = distances(dims, at, lo, hi)
+        assert np.array_equal(found[inside], gaps[inside][:, chosen].min(axis=1)), trial
 
 
 def test_beats_greedy_on_a_small_board():

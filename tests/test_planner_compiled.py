@@ -16,7 +16,7 @@ import pytest
 from antipolix import Rules
 from antipolix.agents import GreedyAgent, PlannerAgent, RandomAgent
 from antipolix.agents.army import RandomArmy
-from antipolix.agents.planner import _box_at, pairwise_sum
+from antipolix.agents.planner import cube_sums_at, pairwise_sum
 from antipolix.events import Combat
 from antipolix.play import play_game
 from tests.oracle.agents import planner as oracle_planner
@@ -142,5 +142,5 @@ def test_cube_sums_of_floats_are_numpys() -> None:
         cells = np.stack(np.unravel_index(everywhere, shape), axis=1).astype(np.int64)
         dims = np.array(shape, dtype=np.int64)
         lo, hi = at.min(axis=0).astype(np.int64), at.max(axis=0).astype(np.int64)
-        _box_at(board, dims, lo, hi, r, cells, everywhere, got)
+        cube_sums_at(board, dims, lo, hi, r, cells, everywhere, got)
         assert np.array_equal(got, expected), (shape, r)

@@ -53,13 +53,13 @@ from antipolix.agents.planner import (
     I_WIN,
     WEIGHTS,
     FloatArray,
-    _best_attack,
-    _best_move,
-    _draw_offer,
-    _read,
+    best_attack,
+    best_move,
+    draw_offer,
     hopeless,
     opening,
     planner_act,
+    read_turn,
 )
 from antipolix.agents.sight import Sight, nearest
 from antipolix.agents.tuned import TunedAgent
@@ -119,14 +119,14 @@ def search_act(
         lists = np.zeros((n, len(seen.ids)), dtype=np.int64)  # attackers
         listed = np.zeros(n, dtype=np.int64)
         differ = False
-        tn = _read(t, s, memory, unit, w)
+        tn = read_turn(t, s, memory, unit, w)
         for c in range(n):
-            tc = tn if c == 0 else _read(t, s, memory, unit, ws[c])
-            score, flat, rows = _best_attack(tc, s)
+            tc = tn if c == 0 else read_turn(t, s, memory, unit, ws[c])
+            score, flat, rows = best_attack(tc, s)
             if len(rows):
                 orders[c, 0], orders[c, 2], listed[c] = ATTACK, flat, len(rows)
                 lists[c, : len(rows)] = seen.ids[rows]
-            move_score, row, to = _best_move(t, tc, s, rng)
+            move_score, row, to = best_move(t, tc, s, rng)
             if row >= 0 and move_score > score:
                 orders[c, 0], orders[c, 1], orders[c, 2], listed[c] = MOVE, seen.ids[row], to, 0
             for a in range(3):
@@ -139,7 +139,7 @@ def search_act(
         dead = hopeless(tn, s)
     elif len(s.enemy):
         dead = True  # nothing left that can attack (fortresses only, R2)
-    command = _draw_offer(memory, seen.turn, dead)
+    command = draw_offer(memory, seen.turn, dead)
     return kind, piece, cell, pieces, think, command
 
 

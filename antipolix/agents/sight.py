@@ -63,12 +63,12 @@ def sight_k(t: Tables, seen: Seen) -> Sight:
     strengths = np.empty(k, dtype=np.int64)
     fields = np.empty(k, dtype=np.int64)
     occupied = np.zeros(dims[0] * n * m, dtype=np.bool_)
-    for r in range(k):
-        c = seen.cells[r]
-        flat[r] = (c[0] * n + c[1]) * m + c[2]
+    cells, types = seen.cells, seen.types
+    for r in range(k):  # (cells by index: a row view would count references each time)
+        flat[r] = (cells[r, 0] * n + cells[r, 1]) * m + cells[r, 2]
         occupied[flat[r]] = True
-        strengths[r] = t.strength[seen.types[r]]
-        fields[r] = t.move[seen.types[r]]
+        strengths[r] = t.strength[types[r]]
+        fields[r] = t.move[types[r]]
     mine = seen.owners == seen.player
     own = np.flatnonzero(mine)
     enemy = np.flatnonzero(~mine)
@@ -82,9 +82,9 @@ def sight_k(t: Tables, seen: Seen) -> Sight:
     mobile = own[fields[own] > 0]
     near = np.zeros(len(mobile), dtype=np.bool_)
     for i in range(len(mobile)):
-        c = seen.cells[mobile[i]]
+        c0, c1, c2 = cells[mobile[i], 0], cells[mobile[i], 1], cells[mobile[i], 2]
         for u in range(len(tcells)):
-            if cheb(c[0], c[1], c[2], tcells[u, 0], tcells[u, 1], tcells[u, 2]) == 1:
+            if cheb(c0, c1, c2, tcells[u, 0], tcells[u, 1], tcells[u, 2]) == 1:
                 near[i] = True
                 break
     scratch = np.zeros(len(occupied), dtype=np.bool_)
@@ -156,18 +156,20 @@ def reaches(s: Sight, row: int, z: int, y: int, x: int) -> bool:
 def reach_matrix(s: Sight, cells: IntArray) -> BoolArray:
     """``[i, j]``: does own mobile piece ``mobile[i]`` reach ``cells[j]`` (``(k, 3)``)? (R5)
 
-    (Hot: the Sight's arrays are taken out once, not passed to a helper per pair.)"""
+    (Hot: the Sight's arrays are taken out once, not passed to a helper per pair, and cells
+    are read by index, not as row views, which count references.)"""
     own_cells, fields, tcells, near = s.seen.cells, s.fields, s.tcells, s.near
     hit = np.zeros((len(s.mobile), len(cells)), dtype=np.bool_)
     chosen = np.zeros(len(tcells), dtype=np.bool_)
     for i in range(len(s.mobile)):
-        c = own_cells[s.mobile[i]]
-        move = fields[s.mobile[i]]
+        row = s.mobile[i]
+        c0, c1, c2 = own_cells[row, 0], own_cells[row, 1], own_cells[row, 2]
+        move = fields[row]
         if near[i]:
-            destinations_k(c[0], c[1], c[2], tcells, s.tlabels, chosen)
+            destinations_k(c0, c1, c2, tcells, s.tlabels, chosen)
         for j in range(len(cells)):
-            e = cells[j]
-            d = max(abs(c[0] - e[0]), abs(c[1] - e[1]), abs(c[2] - e[2]))
+            e0, e1, e2 = cells[j, 0], cells[j, 1], cells[j, 2]
+            d = max(abs(c0 - e0), abs(c1 - e1), abs(c2 - e2))
             if d == 0:
                 continue
             if d <= move:
@@ -176,9 +178,9 @@ def reach_matrix(s: Sight, cells: IntArray) -> BoolArray:
                 for u in range(len(tcells)):
                     if chosen[u]:
                         du = max(
-                            abs(tcells[u, 0] - e[0]),
-                            abs(tcells[u, 1] - e[1]),
-                            abs(tcells[u, 2] - e[2]),
+                            abs(tcells[u, 0] - e0),
+                            abs(tcells[u, 1] - e1),
+                            abs(tcells[u, 2] - e2),
                         )
                         if 1 <= du <= move:
                             hit[i, j] = True

@@ -1,0 +1,512 @@
+"""Reading the sight: a turn's start for the planner family (think time, the observation read,
+the memory updated) and the turn's grids and values every term of the decision reads
+(:class:`Turn`, :func:`read_turn`)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from antipolix.agents.memory import LAST_FIGHT, N_HIDDEN, Memory
+from antipolix.agents.planner.board import box_of, distances, stamp, zero_box
+from antipolix.agents.planner.sums import pairwise, spread_total
+from antipolix.agents.planner.values import piece_risk, unit_of
+from antipolix.agents.planner.weights import (
+    CHIEF_UNSEEN,
+    FRONT,
+    I_CRUSH,
+    I_MOVED_SUSPECT,
+    I_P_NEAR,
+    I_SPREAD,
+    I_TELEPORTED,
+    I_WIN,
+    MEMORY,
+    BoolArray,
+    FloatArray,
+)
+from antipolix.agents.scripted import note_moves
+from antipolix.agents.sight import Sight, sight_k, visible_defence
+from antipolix.jit import kernel, record
+from antipolix.observation import (
+    C_ATTACK,
+    C_CELL,
+    C_DEFENCE,
+    C_PLAYER,
+    C_TARGET,
+    C_TARGET_OWNER,
+    Seen,
+)
+from antipolix.pieces import CHIEF, FORTRESS, INVISIBLE
+from antipolix.rules import Tables
+from antipolix.world import IntArray
+
+
+class Turn(NamedTuple):
+    """One turn's reading of the observation, as arrays and board grids (R5, R6, R8).
+
+    Own pieces (``o_``) are indexed in ``Sight.own`` order, visible enemy pieces (``e_``) in
+    ``Sight.enemy`` order: flat cells, cells ``(k, 3)``, strengths (R2), move fields (R2, R5).
+    Grids are flat over the board: ``defence`` (R8: the strength of the pieces that count,
+    within radius 1 of each cell), ``power`` (own attack power on each cell), ``threat`` (the
+    strongest enemy's power on each cell now, with the invisible attackers remembered) and
+    ``extra`` (what one more enemy move adds, R4, R5), ``dist`` (R1 distance to the nearest
+    visible enemy; these three within ``lo..hi`` only), ``ring`` (the chief's cell and its
+    neighbours). Per own piece its ``d_own``, ``t_own``, ``x_own``, ``loss`` and ``o_dist``
+    (``dist`` there); per enemy piece its ``e_def`` (hidden
+    defenders its failed attacks showed, ``e_hidden``, included), ``gain`` and
+    ``chief_gain``.
+    """
+
+    dims: IntArray
+    lo: IntArray  # (3,) the box where moves may end (threat, extra and dist hold there only)
+    hi: IntArray
+    o_flat: IntArray
+    o_pos: IntArray
+    o_s: IntArray
+    o_f: IntArray
+    e_flat: IntArray
+    e_pos: IntArray
+    e_s: IntArray
+    e_f: IntArray
+    e_owner: IntArray
+    defence: IntArray
+    power: IntArray
+    threat: IntArray
+    extra: IntArray
+    dist: IntArray
+    ring: BoolArray
+    d_own: IntArray
+    t_own: IntArray
+    x_own: IntArray
+    loss: FloatArray
+    o_dist: IntArray
+    ci: int  # the chief's index among own pieces, or -1
+    e_def: IntArray
+    e_hidden: IntArray
+    gain: FloatArray
+    chief_gain: FloatArray
+    base_risk: float
+    horizon: int
+    unit: int
+    take_chief: float
+    defence_all: bool
+    turn: int
+    w: FloatArray  # the weights (:data:`WEIGHTS`)
+    suspect: FloatArray  # per cell, the chance an unseen enemy stands there (R6; crush > 0)
+
+
+# a compiled record in kernels (passed by one pointer: a call does not count references to
+# each of its arrays)
+make_turn = record(Turn)
+
+
+@kernel
+def read_turn(t: Tables, s: Sight, memory: Memory, unit: int, w: FloatArray) -> Turn:
+    """The turn's grids and values (see :class:`Turn`)."""
+    seen = s.seen
+    dims = t.shape
+    own, enemy = s.own, s.enemy
+    k_own, k_en = len(own), len(enemy)
+    o_flat, o_pos, o_s, o_f = s.flat[own], seen.cells[own], s.strengths[own], s.fields[own]
+    e_flat, e_pos, e_s, e_f = s.flat[enemy], seen.cells[enemy], s.strengths[enemy], s.fields[enemy]
+    e_owner = seen.owners[enemy].astype(np.int64)
+    first, grouped = by_owner(e_owner, t.players)
+    lo, hi, reach = move_box(s, o_pos, o_f)
+    defence, power = own_grids(t, s, o_pos, o_s, o_f)
+    threat, extra = enemy_reach(t, lo, hi, e_pos, e_s, e_f, first, grouped, memory)
+    e_hidden, e_def = enemy_defence(t, s, memory, defence, first, grouped)
+    loss, ci, gain, chief_gain, take_chief = values(t, s, memory, w, first, grouped)
+    d_own, t_own, x_own = defence[o_flat], threat[o_flat], extra[o_flat]
+    if ci >= 0:
+        x_own[ci] += CHIEF_UNSEEN * unit
+    risks = np.empty(k_own)
+    for q in range(k_own):
+        risks[q] = piece_risk(t_own[q], x_own[q], d_own[q], loss[q], w[I_P_NEAR])
+    base_risk = spread_total(risks, k_own, w[I_SPREAD])
+    # geometry: distances to the enemy, how far moves matter, the chief's ring
+    dist = distances(dims, e_pos, lo, hi)
+    o_dist = dist[o_flat]
+    e_move = 0
+    for j in range(k_en):
+        e_move = max(e_move, e_f[j])
+    # beyond this distance from every enemy a cell is out of every enemy's reach within a move,
+    # and of every own attack or hunt next turn (R5): only the advance counts there
+    horizon = max(FRONT, 2 * e_move, e_move + reach)
+    ring = chief_ring(dims, o_pos, ci)
+    return make_turn(
+        dims, lo, hi, o_flat, o_pos, o_s, o_f, e_flat, e_pos, e_s, e_f, e_owner, defence, power,
+        threat, extra, dist, ring, d_own, t_own, x_own, loss, o_dist, ci, e_def, e_hidden, gain,
+        chief_gain, base_risk, horizon, unit, take_chief, t.defence_all, seen.turn, w,
+        unseen_odds(s, memory, e_pos, e_hidden, w[I_CRUSH] > 0),
+    )  # fmt: skip
+
+
+@kernel
+def by_owner(e_owner: IntArray, players: int) -> tuple[IntArray, IntArray]:
+    """The visible enemy pieces by owner, each group in observation order: ``grouped[first[o]:
+    first[o + 1]]`` are owner ``o``'s indices."""
+    k_en = len(e_owner)
+    first = np.zeros(players + 1, dtype=np.int64)
+    for j in range(k_en):
+        first[e_owner[j] + 1] += 1
+    for o in range(players):
+        first[o + 1] += first[o]
+    grouped = np.empty(k_en, dtype=np.int64)
+    filled = first[:-1].copy()
+    for j in range(k_en):
+        grouped[filled[e_owner[j]]] = j
+        filled[e_owner[j]] += 1
+    return first, grouped
+
+
+@kernel
+def move_box(s: Sight, o_pos: IntArray, o_f: IntArray) -> tuple[IntArray, IntArray, int]:
+    """Where moves may end: the box ``lo..hi`` around own pieces and their reach (teleporters
+    included, R5), and the longest own move field. The enemy's reach (threat, extra) and its
+    distance are only looked up there."""
+    dims = s.dims
+    lo = np.empty(3, dtype=np.int64)
+    hi = np.empty(3, dtype=np.int64)
+    reach = 0
+    for q in range(len(o_f)):
+        reach = max(reach, o_f[q])
+    for a in range(3):
+        lo[a], hi[a] = dims[a] - 1, 0
+        for q in range(len(o_f)):
+            lo[a] = min(lo[a], o_pos[q, a] - o_f[q])
+            hi[a] = max(hi[a], o_pos[q, a] + o_f[q])
+        for u in range(len(s.tcells)):
+            lo[a] = min(lo[a], s.tcells[u, a] - reach)
+            hi[a] = max(hi[a], s.tcells[u, a] + reach)
+        lo[a], hi[a] = max(lo[a], 0), min(hi[a], dims[a] - 1)
+    return lo, hi, reach
+
+
+@kernel
+def own_grids(
+    t: Tables, s: Sight, o_pos: IntArray, o_s: IntArray, o_f: IntArray
+) -> tuple[IntArray, IntArray]:
+    """The board grids of own strength: ``defence`` (R8: the strength of the pieces that count
+    within radius 1 of each cell: own pieces, or every piece seen with ``defence_counts``
+    all) and ``power`` (own attack power on each cell, R5 by move fields)."""
+    seen, dims = s.seen, s.dims
+    size = dims[0] * dims[1] * dims[2]
+    n, m = dims[1], dims[2]
+    board = (0, 0, 0, dims[0] - 1, n - 1, m - 1)
+    defence = np.zeros(size, dtype=np.int64)
+    if t.defence_all:
+        cells, strengths = seen.cells, s.strengths
+        for r in range(len(seen.ids)):
+            stamp(defence, n, m, board, cells[r, 0], cells[r, 1], cells[r, 2], 1, strengths[r])
+    else:
+        for q in range(len(o_s)):
+            stamp(defence, n, m, board, o_pos[q, 0], o_pos[q, 1], o_pos[q, 2], 1, o_s[q])
+    power = np.zeros(size, dtype=np.int64)
+    for q in range(len(o_s)):
+        if o_f[q] > 0:
+            z, y, x = o_pos[q, 0], o_pos[q, 1], o_pos[q, 2]
+            stamp(power, n, m, board, z, y, x, o_f[q], o_s[q])
+    return defence, power
+
+
+@kernel
+def enemy_reach(
+    t: Tables,
+    lo: IntArray,
+    hi: IntArray,
+    e_pos: IntArray,
+    e_s: IntArray,
+    e_f: IntArray,
+    first: IntArray,
+    grouped: IntArray,
+    memory: Memory,
+) -> tuple[IntArray, IntArray]:
+    """The strongest enemy owner's power on each cell of ``lo..hi`` now (``threat``, with the
+    invisible attackers remembered near their cells, R6) and what one more move of its adds
+    (``extra``, R4, R5); the rest of these grids is never read."""
+    dims = t.shape
+    n, m = dims[1], dims[2]
+    size = dims[0] * n * m
+    threat = np.empty(size, dtype=np.int64)
+    later = np.empty(size, dtype=np.int64)
+    zero_box(threat, dims, lo, hi)
+    zero_box(later, dims, lo, hi)
+    n_owners = 0
+    for o in range(t.players):
+        n_owners += first[o + 1] > first[o]
+    strongest = owner_reach(t, lo, hi, e_pos, e_s, e_f, first, grouped, threat, later, n_owners)
+    extra = np.empty(size, dtype=np.int64)
+    for z in range(lo[0], hi[0] + 1):
+        for y in range(lo[1], hi[1] + 1):
+            base = (z * n + y) * m
+            for c in range(base + lo[2], base + hi[2] + 1):
+                extra[c] = min(max(later[c] - threat[c], 0), strongest)
+    hidden = memory.hidden  # invisible attackers seen near these cells (R6)
+    for h in range(memory.counters[N_HIDDEN]):
+        zy, x = divmod(hidden[h, 1], m)
+        z, y = divmod(zy, n)
+        stamp(threat, n, m, box_of(lo, hi), z, y, x, 2, hidden[h, 2])
+    return threat, extra
+
+
+@kernel
+def owner_reach(
+    t: Tables,
+    lo: IntArray,
+    hi: IntArray,
+    e_pos: IntArray,
+    e_s: IntArray,
+    e_f: IntArray,
+    first: IntArray,
+    grouped: IntArray,
+    threat: IntArray,
+    later: IntArray,
+    n_owners: int,
+) -> int:
+    """Into ``threat`` and ``later`` (zero in ``lo..hi``): the strongest owner's power on each
+    cell now and after one more move (R4, R5); returns the strongest enemy piece's strength."""
+    dims = t.shape
+    n, m = dims[1], dims[2]
+    single = n_owners == 1
+    now_o, later_o = threat, later
+    if not single:
+        now_o = np.empty(len(threat), dtype=np.int64)
+        later_o = np.empty(len(threat), dtype=np.int64)
+        zero_box(now_o, dims, lo, hi)
+        zero_box(later_o, dims, lo, hi)
+    strongest = 0
+    box = box_of(lo, hi)
+    olo = np.empty(3, dtype=np.int64)  # the box an owner's stamps cover (within lo..hi)
+    ohi = np.empty(3, dtype=np.int64)
+    for o in range(t.players):
+        olo[:] = hi
+        ohi[:] = lo
+        for u in range(first[o], first[o + 1]):
+            j = grouped[u]
+            if e_f[j] > 0:
+                z, y, x = e_pos[j, 0], e_pos[j, 1], e_pos[j, 2]
+                stamp(now_o, n, m, box, z, y, x, e_f[j], e_s[j])
+                stamp(later_o, n, m, box, z, y, x, 2 * e_f[j], e_s[j])
+                strongest = max(strongest, e_s[j])
+                for a in range(3):
+                    olo[a] = min(olo[a], max(e_pos[j, a] - 2 * e_f[j], lo[a]))
+                    ohi[a] = max(ohi[a], min(e_pos[j, a] + 2 * e_f[j], hi[a]))
+        if not single:  # the strongest owner's, cell by cell (then clean for the next)
+            for z in range(olo[0], ohi[0] + 1):
+                for y in range(olo[1], ohi[1] + 1):
+                    base = (z * n + y) * m
+                    for c in range(base + olo[2], base + ohi[2] + 1):
+                        threat[c] = max(threat[c], now_o[c])
+                        later[c] = max(later[c], later_o[c])
+                        now_o[c] = 0
+                        later_o[c] = 0
+    return strongest
+
+
+@kernel
+def enemy_defence(
+    t: Tables, s: Sight, memory: Memory, defence: IntArray, first: IntArray, grouped: IntArray
+) -> tuple[IntArray, IntArray]:
+    """Per visible enemy piece: the hidden defenders its failed attacks showed lately
+    (``e_hidden``, R6) and its defence (``e_def``, R8: its owner's pieces within radius 1 as
+    seen, or every piece's with ``defence_counts`` all, and the hidden ones)."""
+    seen, enemy = s.seen, s.enemy
+    k_en = len(enemy)
+    e_hidden = np.zeros(k_en, dtype=np.int64)
+    e_def = np.zeros(k_en, dtype=np.int64)
+    for j in range(k_en):
+        pid = seen.ids[enemy[j]]
+        if seen.turn - memory.mark_turn[pid] < MEMORY:
+            e_hidden[j] = memory.mark_value[pid]
+        if t.defence_all:  # every piece counts (R8)
+            e_def[j] = defence[s.flat[enemy[j]]]
+    if not t.defence_all:  # its owner's pieces within radius 1 (R8)
+        gz = np.empty(k_en, dtype=np.int64)  # coordinates in group order
+        gy = np.empty(k_en, dtype=np.int64)
+        gx = np.empty(k_en, dtype=np.int64)
+        gs = np.empty(k_en, dtype=np.int64)
+        cells, strengths = seen.cells, s.strengths
+        for u in range(k_en):
+            row = enemy[grouped[u]]
+            gz[u], gy[u], gx[u], gs[u] = cells[row, 0], cells[row, 1], cells[row, 2], strengths[row]
+        for o in range(t.players):
+            for u in range(first[o], first[o + 1]):
+                near = 0
+                for v in range(first[o], first[o + 1]):
+                    d = max(abs(gz[v] - gz[u]), abs(gy[v] - gy[u]), abs(gx[v] - gx[u]))
+                    near += gs[v] if d <= 1 else 0
+                e_def[grouped[u]] = near
+    for j in range(k_en):
+        e_def[j] += e_hidden[j]
+    return e_hidden, e_def
+
+
+@kernel
+def values(
+    t: Tables, s: Sight, memory: Memory, w: FloatArray, first: IntArray, grouped: IntArray
+) -> tuple[FloatArray, int, FloatArray, FloatArray, float]:
+    """What losing each own piece costs (``loss``; the chief's: the game), the chief's index
+    among own pieces (or -1), what taking each visible enemy piece gains (``gain``), of which
+    the chance it is its owner's chief times eliminating its owner (``chief_gain``: chief
+    suspects are the pieces never seen to move, R8), and the share of a successful attack that
+    takes a chief (R2, R8)."""
+    seen, own, enemy = s.seen, s.own, s.enemy
+    k_own, k_en = len(own), len(enemy)
+    destroy, teleport, convert = t.outcomes[0], t.outcomes[1], t.outcomes[2]
+    swing = destroy + teleport * w[I_TELEPORTED] + 2 * convert  # per point of a piece taken (R8)
+    take_chief = destroy + convert  # a chief destroyed or converted eliminates (R8)
+    lose_chief = w[I_WIN] * (destroy + convert) + w[I_WIN] * teleport * 0.25
+    loss = np.empty(k_own)
+    ci = -1
+    for q in range(k_own):
+        row = own[q]
+        trait = seen.traits[row]
+        loss[q] = float(t.cost[seen.types[row], trait]) * swing
+        if trait == INVISIBLE:
+            loss[q] = 0.0  # cannot be attacked (R6)
+        if trait == CHIEF and ci < 0:
+            ci = q
+    if ci >= 0:
+        loss[ci] = lose_chief
+    weight = np.empty(k_en)  # chief suspects: never seen to move (R8), in group order
+    for u in range(k_en):
+        j = grouped[u]
+        weight[u] = w[I_MOVED_SUSPECT] if memory.moved[seen.ids[enemy[j]]] else 1.0
+        if seen.types[enemy[j]] == FORTRESS:
+            weight[u] *= 0.3
+    chief_gain = np.zeros(k_en)
+    for o in range(t.players):
+        total = pairwise(weight, first[o], first[o + 1] - first[o])
+        for u in range(first[o], first[o + 1]):
+            chief_gain[grouped[u]] = w[I_WIN] * take_chief * weight[u] / total
+    gain = np.empty(k_en)
+    for j in range(k_en):
+        gain[j] = float(t.cost[seen.types[enemy[j]], 0]) * swing + chief_gain[j]
+    return loss, ci, gain, chief_gain, take_chief
+
+
+@kernel
+def chief_ring(dims: IntArray, o_pos: IntArray, ci: int) -> BoolArray:
+    """Per cell: the chief's cell or one of its neighbours (none without a chief)."""
+    p, n, m = dims[0], dims[1], dims[2]
+    ring = np.zeros(p * n * m, dtype=np.bool_)
+    if ci >= 0:
+        c = o_pos[ci]
+        for z in range(max(c[0] - 1, 0), min(c[0] + 2, p)):
+            for y in range(max(c[1] - 1, 0), min(c[1] + 2, n)):
+                for x in range(max(c[2] - 1, 0), min(c[2] + 2, m)):
+                    ring[(z * n + y) * m + x] = True
+    return ring
+
+
+@kernel
+def unseen_odds(
+    s: Sight, memory: Memory, e_pos: IntArray, e_hidden: IntArray, wanted: bool
+) -> FloatArray:
+    """Per cell, the chance that an unseen (invisible, R6) enemy piece stands there: the free
+    cells around an own piece an unseen attacker hit lately (within two cells, the longest
+    move field, R2) and around an enemy piece whose failed attack showed hidden defenders
+    (within one cell, R8), each share of one piece. (One cell only when not ``wanted``.)"""
+    if not wanted:
+        return np.zeros(1)
+    dims = s.dims
+    p, n, m = dims[0], dims[1], dims[2]
+    out = np.zeros(p * n * m)
+    hidden = memory.hidden
+    turn = s.seen.turn
+    for h in range(memory.counters[N_HIDDEN] + len(e_hidden)):
+        if h < memory.counters[N_HIDDEN]:
+            if turn - hidden[h, 0] >= MEMORY:
+                continue
+            zy, cx = divmod(hidden[h, 1], m)
+            cz, cy = divmod(zy, n)
+            r = 2
+        else:
+            j = h - memory.counters[N_HIDDEN]
+            if e_hidden[j] <= 0:
+                continue
+            cz, cy, cx, r = e_pos[j, 0], e_pos[j, 1], e_pos[j, 2], 1
+        free = 0
+        for pass_ in range(2):
+            for z in range(max(cz - r, 0), min(cz + r + 1, p)):
+                for y in range(max(cy - r, 0), min(cy + r + 1, n)):
+                    for x in range(max(cx - r, 0), min(cx + r + 1, m)):
+                        flat = (z * n + y) * m + x
+                        if s.occupied[flat]:
+                            continue
+                        if pass_ == 0:
+                            free += 1
+                        else:
+                            out[flat] += 1.0 / free
+            if free == 0:
+                break
+    return out
+
+
+@kernel
+def remember(s: Sight, t: Tables, memory: Memory, unit: int) -> None:
+    """Memory (R6: only what the observation shows): enemy pieces seen to move (not chiefs),
+    their types, the last fight, the defence its failed attacks showed, and where invisible
+    pieces attacked it."""
+    seen = s.seen
+    note_moves(s, memory)
+    for row in s.enemy:
+        memory.seen_type[seen.ids[row]] = seen.types[row]
+    if seen.fought:  # a piece taken (R8) or crushed (R6)
+        memory.counters[LAST_FIGHT] = seen.turn
+    hidden = memory.hidden
+    for c in range(len(seen.combats)):
+        combat = seen.combats[c]
+        if combat[C_PLAYER] == seen.player:
+            target = combat[C_TARGET]
+            row = np.searchsorted(seen.ids, target)
+            failed = combat[C_ATTACK] <= combat[C_DEFENCE]
+            if row < len(seen.ids) and seen.ids[row] == target and failed:
+                # its defence counted unseen pieces
+                shown = visible_defence(s, t, row)
+                memory.mark_turn[target] = seen.turn
+                memory.mark_value[target] = max(0, combat[C_DEFENCE] - shown)
+        elif combat[C_TARGET_OWNER] == seen.player:
+            # attackers left out of the event are invisible (R6): the rest of the power
+            listed = 0
+            for x in range(seen.combat_start[c], seen.combat_start[c + 1]):
+                listed += _attacker_strength(t, memory, unit, seen.combat_pieces[x])
+            n_hidden = memory.counters[N_HIDDEN]
+            if combat[C_ATTACK] > listed and n_hidden < len(hidden):
+                hidden[n_hidden, 0] = seen.turn
+                hidden[n_hidden, 1] = combat[C_CELL]
+                hidden[n_hidden, 2] = combat[C_ATTACK] - listed
+                memory.counters[N_HIDDEN] = n_hidden + 1
+    kept = 0
+    for h in range(memory.counters[N_HIDDEN]):
+        if seen.turn - hidden[h, 0] < MEMORY:
+            hidden[kept] = hidden[h]
+            kept += 1
+    memory.counters[N_HIDDEN] = kept
+
+
+@kernel
+def _attacker_strength(t: Tables, memory: Memory, unit: int, pid: int) -> int:
+    """R2 strength of an enemy piece named in an attack: its type's, as last seen; one unit if
+    it was never seen."""
+    kind = memory.seen_type[pid]
+    return int(unit if kind < 0 else t.strength[kind])
+
+
+@kernel
+def opening(
+    t: Tables,
+    seen: Seen,
+    memory: Memory,
+    min_think: float,
+    max_think: float,
+    rng: np.random.Generator,
+) -> tuple[float, Sight, int]:
+    """A turn's start for the planner and the agents built on it: the think time (drawn
+    first, R7), the reading of the observation and the unit strength, the memory updated."""
+    think = rng.uniform(min_think, max_think)
+    s = sight_k(t, seen)
+    unit = unit_of(t)
+    remember(s, t, memory, unit)
+    return think, s, unit
