@@ -1,11 +1,11 @@
 """The committed values-by-skill study: what each piece is worth to players of every strength.
 
     .venv/bin/python experiments/values_by_skill.py [--games 30000] [--search-games 1000]
-        [--search-rollouts 4] [--restricted-games 192] [--workers 2]
+        [--search search:rollouts=1:depth=2] [--restricted-games 192] [--workers 2]
         [--out runs/values-by-skill] [--results experiments/results/values_by_skill]
 
 On the default rules (4 players, the 1995 costs): greedy, planner and tuned with ``--games``
-games each, search at ``--search-rollouts`` rollouts with ``--search-games`` (its first games
+games each, search at the budget ``--search`` names with ``--search-games`` (its first games
 on the same seeds as the others'), all on study seed 2026, and restricted play for tuned
 (``--restricted-games`` per lineup of its tournament against its five restricted copies).
 The agents are placed on the skill axis by the committed 4-player ladder; search at a budget
@@ -92,7 +92,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=30_000, help="games of greedy, planner, tuned")
     parser.add_argument("--search-games", type=int, default=1000)
-    parser.add_argument("--search-rollouts", type=int, default=4)
+    parser.add_argument(
+        "--search",
+        default="search:rollouts=1:depth=2",
+        help="the search agent and its budget (default: one rollout of two turns per style, "
+        "about 2 s a four-search game on one core: 1,000 games fit in a study)",
+    )
     parser.add_argument("--rate-games", type=int, default=48, help="rating search's budget")
     parser.add_argument("--restricted-games", type=int, default=192, help="per lineup")
     parser.add_argument("--workers", type=int, default=None)
@@ -109,7 +114,7 @@ def main() -> None:
     rules = rules_from_args(args)
     started = datetime.now(UTC)
     began = time.perf_counter()
-    search = agent_label(agent_named(f"search:rollouts={args.search_rollouts}"))
+    search = agent_label(agent_named(args.search))
     args.out.mkdir(parents=True, exist_ok=True)
     axis, rating_line = rated_axis(
         rules, search, args.rate_games, args.seed, args.out, args.workers

@@ -1,0 +1,159 @@
+"""Where a planner decision's time goes, stage by stage, on recorded positions.
+
+    .venv/bin/python experiments/profile_planner.py [--games 6] [--agents planner,tuned]
+        [--reps 10]
+
+numba's kernels are opaque to Python's profilers (cProfile sees one call), so this script
+times *prefixes* of the decision: the same positions (recorded as ``bench_weights.py`` records
+them, from 2-player games) decided ``--reps`` times each by a copy of the planner's decision
+cut after each stage (1: the opening, reading the observation and the memory; 2: the turn's
+maps, ``read_turn``; 3: the best attack; 4: the candidate moves; 5: exposure; 6: the chief's
+guard; 7: threats; 8: hunting; 9: tactics; 10: the
+hopeless check, the whole decision). A stage's cost is its prefix's time less the one before,
+in microseconds per decision, with the memory's copy taken off. Asserts nothing: a profile,
+not a test; run it with nothing else running.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+from typing import Any
+
+import numba
+import numpy as np
+
+from antipolix import Rules
+from antipolix.agents import agent_named
+from antipolix.agents.memory import Memory, make_memory
+from antipolix.agents.planner.decision import best_attack, candidates, hopeless
+from antipolix.agents.planner.exposure import exposure
+from antipolix.agents.planner.guard import chief_guard
+from antipolix.agents.planner.hunting import hunt
+from antipolix.agents.planner.reading import opening, read_turn
+from antipolix.agents.planner.tactics import tactics
+from antipolix.agents.planner.threats import threats
+from antipolix.agents.planner.weights import I_CRUSH, I_FORTRESS, I_NETWORK
+from antipolix.cli import run_script
+from antipolix.jit import packed
+from antipolix.play import play_game
+
+STAGES = (
+    "opening (the observation read, the memory updated)",
+    "read_turn (the turn's maps: reach, defence, values, chief ring)",
+    "best_attack",
+    "candidates (the moves to score)",
+    "exposure",
+    "chief_guard",
+    "threats",
+    "hunt",
+    "tactics (networks, fortresses, crushing)",
+    "hopeless (the draw check)",
+)
+
+
+# not cached on disk: numba would not see a change to the planner's kernels it calls
+@numba.njit(cache=False)  # type: ignore[untyped-decorator]
+def _prefix(t: Any, seen: Any, m: Memory, w: Any, reps: int, rng: Any, upto: int) -> float:
+    """``reps`` decisions on one position cut after stage ``upto`` (0: the memory's copy
+    alone), each from a fresh copy of the memory; a sum so that nothing is optimised away."""
+    total = 0.0
+    for _ in range(reps):
+        memory = make_memory(
+            m.first_cell.copy(), m.moved.copy(), m.seen_type.copy(), m.mark_turn.copy(),
+            m.mark_value.copy(), m.hidden.copy(), m.counters.copy(),
+        )  # fmt: skip
+        if upto < 1:
+            total += memory.counters[0]
+            continue
+        think, s, unit = opening(t, seen, memory, 0.2, 1.5, rng)
+        total += think
+        if upto < 2 or not (len(s.enemy) and len(s.mobile)):
+            continue
+        tn = read_turn(t, s, memory, unit, w)
+        if upto < 3:
+            continue
+        total += best_attack(tn, s)[0]
+        if upto < 4:
+            continue
+        who, dest, end, gap = candidates(tn, s)
+        total += len(dest)
+        if upto < 5 or not len(dest):
+            continue
+        mover = np.searchsorted(s.own, s.mobile)[who]
+        score, adj_ab, d_mover = exposure(tn, mover, dest, end)
+        total += score.sum()
+        if upto < 6:
+            continue
+        if tn.ci >= 0:
+            chief_guard(tn, mover, dest, gap, d_mover, score)
+        if upto < 7:
+            continue
+        offence = threats(tn, mover, dest, end)
+        total += offence.sum()
+        if upto < 8:
+            continue
+        hunt(tn, s, mover, dest, end, offence)
+        if upto < 9:
+            continue
+        if tn.w[I_NETWORK] > 0 or tn.w[I_FORTRESS] > 0 or tn.w[I_CRUSH] > 0:
+            tactics(t, tn, s, mover, dest, end, gap, score)
+        total += score.sum() + offence.sum() + adj_ab.sum()
+        if upto < 10:
+            continue
+        total += hopeless(tn, s)
+    return total
+
+
+def record(names: list[str], games: int) -> tuple[Rules, list[tuple[Any, Memory]]]:
+    """The positions the agents ``names`` decide on in ``games`` 2-player games each."""
+    from bench_weights import recorder  # the same recording as the benchmark's
+
+    rules = Rules(players=2, think_times="drawn")
+    positions: list[tuple[Any, Memory]] = []
+    for name in names:
+        for seed in range(games):
+            play_game(rules, [recorder(name, positions), recorder(name, positions)], seed)
+    return rules, positions
+
+
+def timed(rules: Rules, positions: list[tuple[Any, Memory]], w: Any, reps: int, upto: int) -> float:
+    """Microseconds per decision of the prefix ``upto`` over ``positions``."""
+    rng = np.random.default_rng(0)
+    t = rules.tables
+    began = time.perf_counter()
+    for seen, memory in positions:
+        _prefix(t, seen, packed(memory), w, reps, rng, upto)
+    return (time.perf_counter() - began) / (len(positions) * reps) * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=6, help="games of each kind (default 6)")
+    parser.add_argument("--agents", default="planner,tuned")
+    parser.add_argument("--reps", type=int, default=10, help="decisions per position")
+    args = parser.parse_args()
+    names = args.agents.split(",")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python "
+        f"{platform.python_version()}, numba {numba.__version__}; one process (one core); "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
+    rules, positions = record(names, args.games)
+    print(f"{len(positions):,} positions from {args.games} 2-player games of each of {names}")
+    for name in names:
+        w = agent_named(name).weights  # type: ignore[attr-defined]
+        for upto in range(len(STAGES) + 1):  # warm-up: compile every prefix
+            timed(rules, positions[:1], w, 1, upto)
+        prefix = [timed(rules, positions, w, args.reps, upto) for upto in range(len(STAGES) + 1)]
+        whole = prefix[-1] - prefix[0]
+        print(f"{name}: {whole:.1f} µs per decision (the memory's copy, {prefix[0]:.1f} µs, off)")
+        for k, stage in enumerate(STAGES, start=1):
+            part = prefix[k] - prefix[k - 1]
+            print(f"  {k:2}. {stage:<64} {part:7.1f} µs  {100 * part / whole:5.1f} %")
+
+
+if __name__ == "__main__":
+    run_script(main)
