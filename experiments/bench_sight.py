@@ -82,10 +82,12 @@ def main() -> None:
     for name in names:
         if name not in GAME.agents:
             raise GameError(f"unknown sight agent {name!r} (agents: {', '.join(GAME.agents)})")
+    load, cpus = os.getloadavg()[0], os.cpu_count() or 1
     print(
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python "
+        f"machine: {platform.processor() or platform.machine()}, {cpus} CPUs, Python "
         f"{platform.python_version()}, numpy {np.__version__}; one process (one core); "
-        f"load average {os.getloadavg()[0]:.2f} (above 1 per CPU: the figures are under load)"
+        f"load average {load:.2f}"
+        + (" (above 1 per CPU: the figures are under load)" if load > cpus else "")
     )
     print(f"rules: {GAME.config_to_dict(config)}")
     for name in names:

@@ -41,6 +41,15 @@ SEED = 2026
 FAST = ("greedy", "planner", "tuned")
 
 
+def shown(path: Path) -> str:
+    """``path`` as a report names it: relative to the project when it is inside it (a report
+    is committed, and says nothing of the machine it was made on)."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
 def rated_axis(
     rules: Rules, search: str, rate_games: int, seed: int, out: Path, workers: int | None
 ) -> tuple[SkillAxis, str]:
@@ -70,8 +79,8 @@ def rated_axis(
         f"the committed ladder at {players}-player tables (experiments/results/ladder/"
         f"{players}-players), and "
         f"for {search} a {len(ladder.games)}-game tournament against greedy, planner and tuned "
-        f"(every seat order; {out / 'rating'}), its ratings moved by {offset:+.0f} Elo onto the "
-        f"committed scale (the three others then sit within {misfit:.0f} Elo of their "
+        f"(every seat order; {shown(out / 'rating')}), its ratings moved by {offset:+.0f} Elo "
+        f"onto the committed scale (the three others then sit within {misfit:.0f} Elo of their "
         "committed ratings)"
     )
     axis = SkillAxis(
