@@ -281,7 +281,7 @@ def place_reward(place: float, players: int) -> float:
     return 1.0 - 2.0 * place / (players - 1)
 
 
-def _action_index(agent: str, action: object, size: int) -> int:
+def action_index(agent: str, action: object, size: int) -> int:
     """The plain int of an action (int, numpy integer, 0-d integer array), or an error."""
     value = action
     if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iu":
@@ -472,7 +472,7 @@ class AntipolixEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo ships no ty
         infos: dict[str, dict[str, Any]] = {}
         for name in self.agents:
             seat = self._seat_of[name]
-            index = _action_index(name, actions[name], self.actions)
+            index = action_index(name, actions[name], self.actions)
             infos[name] = {}
             if self._allowed(seat, index):
                 orders[seat] = self._decode(seat, index)
@@ -541,7 +541,7 @@ class AntipolixEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo ships no ty
         """The order an action of ``agent`` stands for now (it must be allowed by its mask)."""
         seat = self._seat_of[self._name(agent)]
         self._live_game()
-        index = _action_index(agent, action, self.actions)
+        index = action_index(agent, action, self.actions)
         if not self._allowed(seat, index):
             raise IllegalActionError(
                 f"{agent}: action {index} ({self.describe(agent, index)}) is forbidden by its "
@@ -620,7 +620,7 @@ class AntipolixEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo ships no ty
 
     def describe(self, agent: str, action: int) -> str:
         """A readable form of an action: ``pass``, ``move slot 2 to (1, 3, 4)``, ``attack ...``."""
-        index = _action_index(agent, action, self.actions)
+        index = action_index(agent, action, self.actions)
         if index == 0:
             return "pass"
         if index >= self.attack_base:

@@ -7,10 +7,13 @@
   while the run lasts), and the temporary files of a run that was killed are swept away.
 - :func:`compare_studies`: a study folder is used again only for the same study, or for the same
   study with more games (it grows, never shrinks); anything else is refused with what differs.
+- :func:`read_json` and :func:`read_json_lines`: a study's description and its log read back,
+  a file that cannot be read refused with ``error(message)``.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Callable, Mapping
@@ -111,6 +114,34 @@ def compare_studies(
     if changed == [grows] and isinstance(had, int) and isinstance(want, int):
         return "grows" if had < want else "shrinks"
     return tuple(_difference(k, old.get(k), new.get(k)) for k in changed)
+
+
+def read_json(path: Path, error: Callable[[str], Exception]) -> Any:
+    """The JSON value in ``path``; raise ``error(message)`` when the file cannot be read or is
+    not JSON."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise error(f"{path} cannot be read: {exc}") from None
+
+
+def read_json_lines(path: Path, error: Callable[[str], Exception]) -> list[Any]:
+    """The lines of a log of JSON lines, each as its JSON value (None for a line that is not
+    JSON: the caller refuses it with its number); none when ``path`` does not exist. Raise
+    ``error(message)`` when the file cannot be read."""
+    if not path.exists():
+        return []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise error(f"{path} cannot be read: {exc}") from None
+    out = []
+    for text in lines:
+        try:
+            out.append(json.loads(text))
+        except json.JSONDecodeError:
+            out.append(None)
+    return out
 
 
 def _difference(key: str, was: Any, now: Any) -> str:

@@ -72,6 +72,21 @@ def _events(report: TurnReport) -> list[dict[str, Any]]:
 # -- writing ------------------------------------------------------------------------------------
 
 
+def decisions_record(decisions: Mapping[int, Decision]) -> dict[str, Any]:
+    """A turn's decisions as a replay's turn line holds them: each seat's order (R4), think
+    time (R7) and, for the seats that sent any, messages (R9), keyed by the seat in text (the
+    match server's journal holds them the same way)."""
+    return {
+        "orders": {str(s): order_to_dict(d.order) for s, d in decisions.items()},
+        "think": {str(s): float(d.think_time) for s, d in decisions.items()},
+        "messages": {
+            str(s): [message_to_dict(m) for m in d.messages]
+            for s, d in decisions.items()
+            if d.messages
+        },
+    }
+
+
 class ReplayWriter:
     """Writes one game's replay as it is played (a :class:`~antipolix.watch.Watcher`); the file
     appears (atomically) when it ends.
@@ -126,13 +141,7 @@ class ReplayWriter:
                 {
                     "type": "turn",
                     "turn": report.turn,
-                    "orders": {str(s): order_to_dict(d.order) for s, d in decisions.items()},
-                    "think": {str(s): float(d.think_time) for s, d in decisions.items()},
-                    "messages": {
-                        str(s): [message_to_dict(m) for m in d.messages]
-                        for s, d in decisions.items()
-                        if d.messages
-                    },
+                    **decisions_record(decisions),
                     "reception": list(report.reception),
                     "events": _events(report),
                 }

@@ -25,14 +25,22 @@ from antipolix.games.protocol import Scene2D
 from antipolix.games.replays import GameReplay
 from antipolix.version import __version__
 from viz.errors import ViewError
-from viz.html import HTML_SUFFIXES, STYLE_MARK, TITLE_MARK, web_file
+from viz.html import (
+    DATA_MARK,
+    HTML_SUFFIXES,
+    SCRIPT_MARK,
+    STYLE_MARK,
+    TITLE_MARK,
+    escape_html,
+    escape_script,
+    filled_page,
+    web_file,
+)
 from viz.outputs import check_output, written_atomically
 from viz.palette import player_colour
 
 PAGE_FORMAT = "antipolix-page-2d"
 PAGE_VERSION = 1
-DATA_MARK = "/*APX:DATA*/"
-SCRIPT_MARK = "/*APX:SCRIPT*/"
 
 
 def check_2d(replay: Any) -> GameReplay:
@@ -130,17 +138,15 @@ def page_html(replay: GameReplay, *, turn: int | None = None, fog: int | None = 
     data = json.dumps(page_data(replay, fogs, first), ensure_ascii=False, separators=(",", ":"))
     agents = ", ".join(replay.agents)
     title = f"{replay.game.info.title} replay · {agents} · {replay.last_turn} turns"
-    page = web_file("board.html")
-    for mark, value in (
-        (TITLE_MARK, _escape_html(title)),
-        (STYLE_MARK, web_file("page.css")),
-        (DATA_MARK, _escape_script(data)),
-        (SCRIPT_MARK, _escape_script(web_file("board.js"))),
-    ):
-        if page.count(mark) != 1:
-            raise RuntimeError(f"viz/web/board.html must hold {mark} exactly once")
-        page = page.replace(mark, value)
-    return page
+    return filled_page(
+        "board.html",
+        (
+            (TITLE_MARK, escape_html(title)),
+            (STYLE_MARK, web_file("page.css")),
+            (DATA_MARK, escape_script(data)),
+            (SCRIPT_MARK, escape_script(web_file("board.js"))),
+        ),
+    )
 
 
 def save_html_2d(
@@ -178,14 +184,6 @@ def read_page_data(path: str | Path) -> dict[str, Any]:
 def _loaded(replay: GameReplay | str | Path) -> GameReplay:
     rp = replays.load(replay) if isinstance(replay, (str, Path)) else replay
     return check_2d(rp)
-
-
-def _escape_script(text: str) -> str:
-    return text.replace("</", "<\\/")
-
-
-def _escape_html(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 __all__ = ["PAGE_FORMAT", "page_data", "page_html", "read_page_data", "save_html_2d", "scene_at"]

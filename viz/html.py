@@ -346,13 +346,25 @@ def _start(view: View, turn: int, index: int) -> dict[str, Any]:
 # -- the page ----------------------------------------------------------------------------------
 
 
-def _escape_script(text: str) -> str:
+def escape_script(text: str) -> str:
     """Text safe inside a ``<script>`` element (no ``</script`` can end it early)."""
     return text.replace("</", "<\\/")
 
 
-def _escape_html(text: str) -> str:
+def escape_html(text: str) -> str:
+    """Text safe inside an HTML element."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def filled_page(name: str, marks: Sequence[tuple[str, str]]) -> str:
+    """The page ``viz/web/NAME`` with each mark replaced by its value (each mark must stand
+    there exactly once: a page that lost one is an error of the package, not of the user)."""
+    page = web_file(name)
+    for mark, value in marks:
+        if page.count(mark) != 1:
+            raise RuntimeError(f"viz/web/{name} must hold {mark} exactly once")
+        page = page.replace(mark, value)
+    return page
 
 
 def page_html(
@@ -370,18 +382,16 @@ def page_html(
     data = page_data(replay, fogs, start, first)
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     title = f"AntipoliX replay · {', '.join(replay.agents)} · {replay.last_turn} turns"
-    page = web_file("page.html")
-    for mark, value in (
-        (TITLE_MARK, _escape_html(title)),
-        (STYLE_MARK, web_file("page.css")),
-        (THREE_MARK, _packed_three()),
-        (DATA_MARK, _pack(text)),
-        (SCRIPT_MARK, _escape_script(web_file("replay.js"))),
-    ):
-        if page.count(mark) != 1:
-            raise RuntimeError(f"viz/web/page.html must hold {mark} exactly once")
-        page = page.replace(mark, value)
-    return page
+    return filled_page(
+        "page.html",
+        (
+            (TITLE_MARK, escape_html(title)),
+            (STYLE_MARK, web_file("page.css")),
+            (THREE_MARK, _packed_three()),
+            (DATA_MARK, _pack(text)),
+            (SCRIPT_MARK, escape_script(web_file("replay.js"))),
+        ),
+    )
 
 
 def save_html(

@@ -1,5 +1,5 @@
 """The commands for every game but AntipoliX, through the game protocol: ``play``, ``demo``,
-``simulate``, ``tournament`` and ``replay`` with ``--game NAME`` (AntipoliX's own printing
+``tournament`` and ``replay`` with ``--game NAME`` (AntipoliX's own printing
 stays in each command's module).
 
     antipolix play --game sight --agents random,random --seed 3 --log
@@ -17,11 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from antipolix.cli.common import current_game, game_agents, game_rules
-from antipolix.codec import parse_value
 from antipolix.errors import RulesError, SimulationError
 from antipolix.games import host, replays
 from antipolix.games.protocol import GameDef, Outcome, State, play_one, seed_sequence
-from antipolix.runner import check_out, rules_grid, simulate
+from antipolix.runner import check_out, simulate
 
 DEMO_BATCH = 200  # games of the demo batch, as AntipoliX's
 PICTURES = "antipolix.pictures"  # entry points of picture writers (viz registers ``png``)
@@ -156,56 +155,6 @@ def _picture(replay: Path, png: Path) -> int:
     recorded = replays.load(replay)
     path = save(recorded, recorded.last_turn, png)
     print(f"picture: the last turn, written to {path}")
-    return 0
-
-
-def parse_grid(game: GameDef, base: Any, texts: Sequence[str]) -> Any:
-    """``["size=5,7"]`` → one variant per value (every combination of several)."""
-    if not texts:
-        return base
-    grid: dict[str, list[Any]] = {}
-    for text in texts:
-        key, sep, values = text.partition("=")
-        key = key.strip()
-        if not sep or not key or not values.strip():
-            raise SimulationError(f"a grid is KEY=V1,V2,... (e.g. size=5,7), got {text!r}")
-        if key in grid:
-            raise SimulationError(f"--grid {key} is given twice")
-        parts = [v.strip() for v in (values.split(";") if ";" in values else values.split(","))]
-        if not all(parts):
-            raise SimulationError(f"--grid {text!r} has an empty value")
-        grid[key] = [parse_value(v) for v in parts]
-    return rules_grid(base, grid, game.info.name)
-
-
-def run_simulate(args: argparse.Namespace, interrupted: Any) -> int:
-    game = current_game()
-    config = game_rules(game, args, players=len(args.agents))
-    variants = parse_grid(game, config, args.grid)
-    try:
-        results = simulate(
-            variants,
-            args.agents,
-            args.games,
-            args.seed,
-            game=game.info.name,
-            workers=args.workers,
-            address=args.address,
-            out=args.out,
-            chunk_size=args.chunk_size,
-            replays=args.replays,
-            shuffle_seats=args.shuffle_seats,
-            progress=not args.no_progress,
-        )
-    except KeyboardInterrupt:
-        if args.out is not None:
-            interrupted(args.out)
-        raise
-    if results.run is not None:
-        print(results.run)
-    print(results.summary())
-    if args.out is not None:
-        print(f"\nrows: {args.out} (Parquet; e.g. pandas.read_parquet({str(args.out)!r}))")
     return 0
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from antipolix.cli import games as other
+from antipolix import games
 from antipolix.cli.common import (
     add_ray_options,
     add_rules_options,
@@ -20,13 +21,14 @@ from antipolix.cli.common import (
     agent_list,
     agents_from_names,
     checked_rules,
+    current_game,
     default_agents,
+    game_rules,
     int_at_least,
     rules_from_args,
 )
 from antipolix.codec import parse_value
 from antipolix.errors import AntipolixError, SimulationError
-from antipolix.rules import Rules
 from antipolix.runner import Results, rules_grid, simulate
 
 
@@ -88,41 +90,50 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
-def parse_grid(base: Rules, texts: list[str]) -> dict[str, Rules] | Rules:
-    """``["hovercraft.cost=1,2,3"]`` → one variant per value (every combination of several)."""
+def parse_grid(base: Any, texts: list[str], game: str = games.DEFAULT) -> Any:
+    """``["hovercraft.cost=1,2,3"]`` → one variant per value (every combination of several) of
+    ``game``'s rules ``base`` (a dict name → rules; ``base`` itself without ``texts``)."""
     if not texts:
         return base
+    example = "hovercraft.cost=1,2,3" if game == games.DEFAULT else "size=5,7"
     grid: dict[str, list[Any]] = {}
     for text in texts:
         key, sep, values = text.partition("=")
         key = key.strip()
         if not sep or not key or not values.strip():
-            raise SimulationError(
-                f"a grid is KEY=V1,V2,... (e.g. hovercraft.cost=1,2,3), got {text!r}"
-            )
+            raise SimulationError(f"a grid is KEY=V1,V2,... (e.g. {example}), got {text!r}")
         if key in grid:
             raise SimulationError(f"--grid {key} is given twice")
         parts = [v.strip() for v in (values.split(";") if ";" in values else values.split(","))]
         if not all(parts):
             raise SimulationError(f"--grid {text!r} has an empty value")
         grid[key] = [parse_value(v) for v in parts]
-    return rules_grid(base, grid)
+    return rules_grid(base, grid, game)
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    if args.game != "antipolix":
-        return other.run_simulate(args, _interrupted)
-    rules = rules_from_args(args, players=len(args.agents))
-    variants = parse_grid(rules, args.grid)
-    if isinstance(variants, dict):
-        for variant in variants.values():
-            checked_rules(variant)
+    agents: Sequence[Any]
+    name = games.DEFAULT
+    if args.game == name:
+        rules = rules_from_args(args, players=len(args.agents))
+        variants = parse_grid(rules, args.grid)
+        if isinstance(variants, dict):
+            for variant in variants.values():
+                checked_rules(variant)
+        agents = agents_from_names(args.agents)
+    else:  # another game: its configuration and agents through the game protocol
+        game = current_game()
+        name = game.info.name
+        config = game_rules(game, args, players=len(args.agents))
+        variants = parse_grid(config, args.grid, name)
+        agents = args.agents
     try:
         results = simulate(
             variants,
-            agents_from_names(args.agents),
+            agents,
             args.games,
             args.seed,
+            game=name,
             workers=args.workers,
             address=args.address,
             out=args.out,

@@ -29,7 +29,6 @@ Rewards are zero-sum, given once at the end, by finishing place (R10, R11's read
 
 from __future__ import annotations
 
-import operator
 from typing import Any, Literal
 
 import numpy as np
@@ -44,23 +43,17 @@ except ImportError as exc:  # pragma: no cover - only without the extra
     ) from exc
 
 from antipolix import games
-from antipolix.errors import AntipolixError
+from antipolix.env import (  # one set of errors and rewards for every game's env
+    EnvError,
+    IllegalActionError,
+    InvalidActionError,
+    action_index,
+    place_reward,
+)
 from antipolix.games import host
 from antipolix.games.protocol import GameDef, GameError, State
 
 ObsDict = dict[str, npt.NDArray[Any]]
-
-
-class EnvError(AntipolixError):
-    """A call the environment cannot serve now (e.g. ``step`` before ``reset``)."""
-
-
-class InvalidActionError(EnvError):
-    """Something that is not an action of the agent's action space; nothing changed."""
-
-
-class IllegalActionError(EnvError):
-    """An action the agent's action mask forbids (not legal now); nothing changed."""
 
 
 def env(game: str = games.DEFAULT, config: Any = None, **options: Any) -> Any:
@@ -79,11 +72,6 @@ def env(game: str = games.DEFAULT, config: Any = None, **options: Any) -> Any:
         base = played.config() if config is None else config
         config = host.with_options(played, base, list(options.items()))
     return GameAECEnv(played, config, **own)
-
-
-def place_reward(place: float, players: int) -> float:
-    """Zero-sum reward of a finishing place: +1 first, -1 last, linear between."""
-    return 1.0 - 2.0 * place / (players - 1)
 
 
 class GameAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
@@ -181,7 +169,7 @@ class GameAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             return
         state = self.state
         seat = self._seat(agent)
-        index = _action_index(agent, action, self.actions)
+        index = action_index(agent, action, self.actions)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if index in state.legal_actions(seat):
@@ -253,17 +241,11 @@ class GameAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             )
 
 
-def _action_index(agent: str, action: object, size: int) -> int:
-    """The plain int of an action (int, numpy integer, 0-d integer array), or an error."""
-    value = action
-    if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iu":
-        value = value.item()
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise InvalidActionError(
-            f"{agent}: an action is an integer in [0, {size}), got {action!r} "
-            f"({type(action).__name__})"
-        )
-    index = operator.index(value)
-    if not 0 <= index < size:
-        raise InvalidActionError(f"{agent}: action {index} is outside [0, {size})")
-    return index
+__all__ = [
+    "EnvError",
+    "GameAECEnv",
+    "IllegalActionError",
+    "InvalidActionError",
+    "env",
+    "place_reward",
+]

@@ -58,6 +58,8 @@ from antipolix.files import (
     check_creatable,
     compare_studies,
     locked_folder,
+    read_json,
+    read_json_lines,
     refuse_other_files,
     write_atomically,
 )
@@ -858,18 +860,8 @@ def _brief(line: dict[str, Any]) -> str:
 def read_log(path: Path) -> list[dict[str, Any]]:
     """The lines of a search's log (none when it does not exist); a line that is not a JSON
     object of a known kind is refused with its number."""
-    if not path.exists():
-        return []
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MetaError(f"{path} cannot be read: {exc}") from None
     out = []
-    for n, text in enumerate(lines, 1):
-        try:
-            line = json.loads(text)
-        except json.JSONDecodeError:
-            line = None
+    for n, line in enumerate(read_json_lines(path, MetaError), 1):
         if not isinstance(line, dict) or line.get("kind") not in (
             "round",
             "generation",
@@ -885,10 +877,7 @@ def read_log(path: Path) -> list[dict[str, Any]]:
 
 
 def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise MetaError(f"{path} cannot be read: {exc}") from None
+    data = read_json(path, MetaError)
     if not isinstance(data, dict) or data.get("format") != STUDY_FORMAT:
         raise MetaError(f"{path} is not an army search's description")
     if data.get("version") != STUDY_VERSION:

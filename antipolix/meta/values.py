@@ -24,26 +24,14 @@ from typing import Any
 import pandas as pd
 
 from antipolix.agents import agent_label, agent_named
+from antipolix.balance.skill import VALUE_COLUMNS, verdict
 from antipolix.balance.values import BalanceError, kind_cost, priced_kinds
 from antipolix.codec import with_options
 from antipolix.errors import AntipolixError
 from antipolix.meta.armies import MetaError
 from antipolix.rules import Rules
 
-COLUMNS = [
-    "agent",
-    "rating",
-    "kind",
-    "cost",
-    "value",
-    "value_low",
-    "value_high",
-    "ratio",
-    "ratio_low",
-    "ratio_high",
-    "verdict",
-    "note",
-]
+COLUMNS = VALUE_COLUMNS  # the values-by-skill study's tidy table, as it writes it
 Costs = dict[str, int]
 Say = Callable[[str], None]
 
@@ -79,16 +67,6 @@ def with_costs(rules: Rules, costs: Mapping[str, int]) -> Rules:
 def slug(costs: Mapping[str, int]) -> str:
     """A cost table as a folder name: ``army3-hovercraft2-fortress12-invisible5-teleporter10``."""
     return "-".join(f"{k}{v}" for k, v in costs.items())
-
-
-def verdict(ratio_low: float, ratio_high: float) -> str:
-    if not (math.isfinite(ratio_low) and math.isfinite(ratio_high)):
-        return "not estimated"
-    if ratio_low > 1:
-        return "underpriced"
-    if ratio_high < 1:
-        return "overpriced"
-    return "fair"
 
 
 def measure_values(

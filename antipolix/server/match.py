@@ -64,7 +64,7 @@ from antipolix.log import describe, piece_namer
 from antipolix.messages import Command, Message
 from antipolix.orders import Order, Pass
 from antipolix.pieces import ArmyItem, Trait
-from antipolix.replay import ReplayWriter
+from antipolix.replay import ReplayWriter, decisions_record
 from antipolix.rules import Rules
 from antipolix.scores import PlayersFile
 from antipolix.server.agents import AgentHost
@@ -863,13 +863,7 @@ class Match:
         record = {
             "type": "turn",
             "turn": report.turn,
-            "orders": {str(s): order_to_dict(d.order) for s, d in decisions.items()},
-            "think": {str(s): float(d.think_time) for s, d in decisions.items()},
-            "messages": {
-                str(s): [message_to_dict(m) for m in d.messages]
-                for s, d in decisions.items()
-                if d.messages
-            },
+            **decisions_record(decisions),
             "reception": list(report.reception),
             "digest": self.game.digest,  # of every event so far (the replay holds the events)
             "out": sorted(self.out),

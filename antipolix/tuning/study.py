@@ -42,6 +42,8 @@ from antipolix.files import (
     check_creatable,
     compare_studies,
     locked_folder,
+    read_json,
+    read_json_lines,
     refuse_other_files,
     write_atomically,
 )
@@ -428,16 +430,9 @@ def _record(values: Sequence[int]) -> tuple[int, int, int]:
 def read_log(path: Path, dims: int, population: int) -> list[dict[str, Any]]:
     """The generations of a log (none when it does not exist); a line that is not one of this
     study's is refused with its number."""
-    if not path.exists():
-        return []
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TuningError(f"{path} cannot be read: {exc}") from None
     out = []
-    for n, text in enumerate(lines, 1):
+    for n, line in enumerate(read_json_lines(path, TuningError), 1):
         try:
-            line = json.loads(text)
             ok = (
                 isinstance(line, dict)
                 and line.get("generation") == n - 1
@@ -445,7 +440,7 @@ def read_log(path: Path, dims: int, population: int) -> list[dict[str, Any]]:
                 and np.shape(line["mean"]) == (dims,)
                 and np.shape(line["scores"]) == (population,)
             )
-        except (json.JSONDecodeError, KeyError, ValueError, TypeError):
+        except (KeyError, ValueError, TypeError):
             ok = False
         if not ok:
             raise TuningError(
@@ -457,10 +452,7 @@ def read_log(path: Path, dims: int, population: int) -> list[dict[str, Any]]:
 
 
 def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise TuningError(f"{path} cannot be read: {exc}") from None
+    data = read_json(path, TuningError)
     if not isinstance(data, dict):
         raise TuningError(f"{path} is not a tuning study description")
     return data
