@@ -39,7 +39,9 @@ class Parser(argparse.ArgumentParser):
 
 def parser() -> argparse.ArgumentParser:
     top = Parser(
-        prog="antipolix", description="AntipoliX (1995): rules engine, agents and simulator."
+        prog="antipolix",
+        description="Simulate, rate and balance games of sight and hidden information: AntipoliX "
+        "(1995, the default) and Sight (--game sight); play AntipoliX live with antipolix serve.",
     )
     top.add_argument("--version", action="version", version=f"antipolix {__version__}")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
