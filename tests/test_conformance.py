@@ -230,7 +230,9 @@ def test_pettingzoo_api_and_seed_tests(name: str) -> None:
             # the seed test samples actions without the mask: a forbidden one passes
             parallel_seed_test(lambda: env(name, _config(name), illegal_action="pass"), 30)
         else:
-            api_test(make(), num_cycles=30)
+            checked = make()
+            api_test(checked, num_cycles=30)
+            assert checked.state.turn > 0, "the API checker played no turn of the game"
             seed_test(make, num_cycles=30)
             _illegal_actions_as_antipolix_refuses_them(name, make)
 
