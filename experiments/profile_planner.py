@@ -1,15 +1,15 @@
 """Where a planner decision's time goes, stage by stage, on recorded positions.
 
     .venv/bin/python experiments/profile_planner.py [--games 6] [--agents planner,tuned]
-        [--reps 10]
+        [--reps 10] [--players 2]
 
 numba's kernels are opaque to Python's profilers (cProfile sees one call), so this script
 times *prefixes* of the decision: the same positions (recorded as ``bench_weights.py`` records
-them, from 2-player games) decided ``--reps`` times each by a copy of the planner's decision
-cut after each stage (1: the opening, reading the observation and the memory; 2: the turn's
-maps, ``read_turn``; 3: the best attack; 4: the candidate moves; 5: exposure; 6: the chief's
-guard; 7: threats; 8: hunting; 9: tactics; 10: the
-hopeless check, the whole decision). A stage's cost is its prefix's time less the one before,
+them, from 2-player games unless ``--players`` says otherwise) decided ``--reps`` times each
+by a copy of the planner's decision cut after each stage (1: the opening, reading the
+observation and the memory; 2: the turn's maps, ``read_turn``; 3: the best attack; 4: the
+candidate moves; 5: exposure; 6: the chief's guard; 7: threats; 8: hunting; 9: tactics; 10:
+the hopeless check, the whole decision). A stage's cost is its prefix's time less the one before,
 in microseconds per decision, with the memory's copy taken off. Asserts nothing: a profile,
 not a test; run it with nothing else running.
 """
@@ -88,7 +88,7 @@ def _prefix(t: Any, seen: Any, m: Memory, w: Any, reps: int, rng: Any, upto: int
         if upto < 6:
             continue
         if tn.ci >= 0:
-            chief_guard(tn, mover, dest, gap, d_mover, score)
+            chief_guard(tn, mover, dest, end, gap, d_mover, score)
         if upto < 7:
             continue
         offence = threats(tn, mover, dest, end)
@@ -107,15 +107,17 @@ def _prefix(t: Any, seen: Any, m: Memory, w: Any, reps: int, rng: Any, upto: int
     return total
 
 
-def record(names: list[str], games: int) -> tuple[Rules, list[tuple[Any, Memory]]]:
-    """The positions the agents ``names`` decide on in ``games`` 2-player games each."""
+def record(
+    names: list[str], games: int, players: int = 2
+) -> tuple[Rules, list[tuple[Any, Memory]]]:
+    """The positions the agents ``names`` decide on in ``games`` games of ``players`` each."""
     from bench_weights import recorder  # the same recording as the benchmark's
 
-    rules = Rules(players=2, think_times="drawn")
+    rules = Rules(players=players, think_times="drawn")
     positions: list[tuple[Any, Memory]] = []
     for name in names:
         for seed in range(games):
-            play_game(rules, [recorder(name, positions), recorder(name, positions)], seed)
+            play_game(rules, [recorder(name, positions) for _ in range(players)], seed)
     return rules, positions
 
 
@@ -134,6 +136,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=6, help="games of each kind (default 6)")
     parser.add_argument("--agents", default="planner,tuned")
     parser.add_argument("--reps", type=int, default=10, help="decisions per position")
+    parser.add_argument("--players", type=int, default=2, help="players a game (default 2)")
     args = parser.parse_args()
     names = args.agents.split(",")
     print(
@@ -141,8 +144,11 @@ def main() -> None:
         f"{platform.python_version()}, numba {numba.__version__}; one process (one core); "
         f"load average {os.getloadavg()[0]:.2f}"
     )
-    rules, positions = record(names, args.games)
-    print(f"{len(positions):,} positions from {args.games} 2-player games of each of {names}")
+    rules, positions = record(names, args.games, args.players)
+    print(
+        f"{len(positions):,} positions from {args.games} {args.players}-player games of each "
+        f"of {names}"
+    )
     for name in names:
         w = agent_named(name).weights  # type: ignore[attr-defined]
         for upto in range(len(STAGES) + 1):  # warm-up: compile every prefix

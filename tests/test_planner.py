@@ -263,6 +263,28 @@ def test_cube_sums_and_distances_match_brute_force():
         assert np.array_equal(found[inside], gaps[inside][:, chosen].min(axis=1)), trial
 
 
+@pytest.mark.parametrize("shape", [(1, 2, 2), (4, 7, 9), (2, 3, 64), (2, 2, 66)])
+def test_distances_match_brute_force_in_any_box(shape):
+    # R1: the distance to the nearest of some cells, grown as bit masks a row a word (boards
+    # up to 64 wide) or by lines (wider), over boxes that need not hold the cells
+    from antipolix.agents.planner.board import distances_by_lines
+
+    rng = np.random.default_rng(sum(shape))
+    dims = np.array(shape, dtype=np.int64)
+    size = int(np.prod(shape))
+    cells = np.stack(np.unravel_index(np.arange(size), shape), axis=1).astype(np.int64)
+    for trial in range(25):
+        chosen = rng.choice(size, size=int(rng.integers(1, min(size, 12) + 1)), replace=False)
+        corners = rng.integers(0, dims, size=(2, 3))
+        lo, hi = corners.min(axis=0), corners.max(axis=0)
+        inside = np.all((cells >= lo) & (cells <= hi), axis=1)
+        gaps = np.abs(cells[inside][:, None, :] - cells[chosen][None, :, :]).max(axis=2)
+        expected = gaps.min(axis=1)
+        assert np.array_equal(distances(dims, cells[chosen], lo, hi)[inside], expected), trial
+        by_lines = distances_by_lines(dims, cells[chosen], lo, hi)
+        assert np.array_equal(by_lines[inside], expected), trial
+
+
 def test_beats_greedy_on_a_small_board():
     # 20 games, seats alternating; measured 40 of 40 wins on seeds 0-39 (mean 29 turns)
     wins = 0

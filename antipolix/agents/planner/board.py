@@ -14,11 +14,14 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from antipolix.agents.planner.weights import FloatArray
+from antipolix.agents.planner.sums import ONE, trailing_zeros
+from antipolix.agents.planner.weights import FloatArray, MaskArray
 from antipolix.jit import kernel
 from antipolix.world import IntArray
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)  # a word's 64 cells
 
 
 def inlined(fn: F) -> F:
@@ -59,11 +62,94 @@ def box_of(lo: IntArray, hi: IntArray) -> tuple[int, int, int, int, int, int]:
 @kernel
 def distances(dims: IntArray, cells: IntArray, lo: IntArray, hi: IntArray) -> IntArray:
     """The R1 distance from every cell of the box ``lo <= cell <= hi`` to the nearest of
-    ``cells`` (``(k, 3)``, k > 0), flat (undefined outside the box). Three
-    one-dimensional passes: along x the distance to the nearest cell on the same line, then
-    along y and z min-max transforms (``f'(i) = min_j max(|i - j|, f(j))``) over the lines
-    and planes that hold some. (Flat arrays indexed directly: a row view per line would
-    count references to its array each time.)"""
+    ``cells`` (``(k, 3)``, k > 0), flat (undefined outside the box).
+
+    The cells within distance d of some of ``cells`` are those within 1 of the cells within
+    d - 1 (R1: the cube of radius d is the cube of radius 1 grown d - 1 times), so the board
+    is grown one step at a time as bit masks, a row of cells (z, y) a machine word, until the
+    box is covered; each cell of the box takes the step that reaches it. Boards wider than
+    a word: :func:`distances_by_lines`."""
+    p, n, m = dims[0], dims[1], dims[2]
+    if m > 64:
+        return distances_by_lines(dims, cells, lo, hi)
+    full = ALL >> np.uint64(64 - m)  # the row's cells
+    width = hi[2] - lo[2] + 1
+    inside = (ALL >> np.uint64(64 - width)) << np.uint64(lo[2])  # the box's cells of a row
+    reached = np.zeros(p * n, dtype=np.uint64)  # per row (z, y): the cells reached so far
+    for e in range(len(cells)):
+        reached[cells[e, 0] * n + cells[e, 1]] |= ONE << np.uint64(cells[e, 2])
+    out = np.empty(p * n * m, dtype=np.int64)  # (outside the box: never read)
+    left = (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * width  # cells of the box not reached
+    left -= _take(out, reached, reached, inside, n, m, lo, hi, 0)
+    grown_x = np.empty(p * n, dtype=np.uint64)
+    grown_xy = np.empty(p * n, dtype=np.uint64)
+    step = 0
+    while left > 0:
+        step += 1
+        for r in range(p * n):
+            c = reached[r]
+            grown_x[r] = c | ((c << ONE) & full) | (c >> ONE)
+        for z in range(p):
+            for y in range(n):
+                r = z * n + y
+                g = grown_x[r]
+                if y > 0:
+                    g |= grown_x[r - 1]
+                if y < n - 1:
+                    g |= grown_x[r + 1]
+                grown_xy[r] = g
+        # (the new reach into grown_x, the rows reached before still in reached)
+        for z in range(p):
+            for y in range(n):
+                r = z * n + y
+                g = grown_xy[r]
+                if z > 0:
+                    g |= grown_xy[r - n]
+                if z < p - 1:
+                    g |= grown_xy[r + n]
+                grown_x[r] = g
+        left -= _take(out, grown_x, reached, inside, n, m, lo, hi, step)
+        reached, grown_x = grown_x, reached
+    return out
+
+
+@inlined
+def _take(
+    out: IntArray,
+    now: MaskArray,
+    before: MaskArray,
+    inside: np.uint64,
+    n: int,
+    m: int,
+    lo: IntArray,
+    hi: IntArray,
+    step: int,
+) -> int:
+    """Into ``out``: ``step`` at the box's cells reached ``now`` and not ``before`` (both the
+    same: every cell reached); returns how many."""
+    taken = 0
+    for z in range(lo[0], hi[0] + 1):
+        for y in range(lo[1], hi[1] + 1):
+            r = z * n + y
+            fresh = now[r] & inside
+            if step > 0:
+                fresh &= ~before[r]
+            base = r * m
+            while fresh:
+                x = np.int64(trailing_zeros(fresh))
+                fresh &= fresh - ONE
+                out[base + x] = step
+                taken += 1
+    return taken
+
+
+@kernel
+def distances_by_lines(dims: IntArray, cells: IntArray, lo: IntArray, hi: IntArray) -> IntArray:
+    """:func:`distances` for boards of any width, in three one-dimensional passes: along x
+    the distance to the nearest cell on the same line, then along y and z min-max transforms
+    (``f'(i) = min_j max(|i - j|, f(j))``) over the lines and planes that hold some. (Flat
+    arrays indexed directly: a row view per line would count references to its array each
+    time.)"""
     p, n, m = dims[0], dims[1], dims[2]
     big = np.int32(max(p, n, m))
     nz, ny, nx = hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1

@@ -231,7 +231,7 @@ def move_scores(
     mover = np.searchsorted(s.own, s.mobile)[who]  # own index of each move's piece
     score, adj_ab, d_mover = exposure(tn, mover, dest, end)
     if tn.ci >= 0:
-        chief_guard(tn, mover, dest, gap, d_mover, score)
+        chief_guard(tn, mover, dest, end, gap, d_mover, score)
     offence = threats(tn, mover, dest, end)
     hunt(tn, s, mover, dest, end, offence)
     ci, o_dist, o_s, defence, d_own = tn.ci, tn.o_dist, tn.o_s, tn.defence, tn.d_own

@@ -3,7 +3,7 @@ a move against the chief's defence, and the chief's distance from the enemy."""
 
 from __future__ import annotations
 
-from antipolix.agents.planner.reading import Turn
+from antipolix.agents.planner.reading import Turn, threat_at
 from antipolix.agents.planner.weights import (
     CHIEF_FAR,
     GUARD_MARGIN,
@@ -22,6 +22,7 @@ def chief_guard(
     tn: Turn,
     mover: IntArray,
     dest: IntArray,
+    end: IntArray,
     gap: IntArray,
     d_mover: IntArray,
     score: FloatArray,
@@ -38,21 +39,30 @@ def chief_guard(
     if tn.w[I_GUARD_SHARE] * float(strength) < least:
         least = tn.w[I_GUARD_SHARE] * float(strength)
     margin = GUARD_MARGIN * tn.unit
-    need0 = float(tn.threat[here] + tn.extra[here] + margin)
+    at = tn.o_pos
+    threat, extra = threat_at(
+        tn.now, tn.later, tn.boxes, tn.strongest, tn.hidden, at[ci, 0], at[ci, 1], at[ci, 2], here
+    )
+    t2_here = threat + extra
+    need0 = float(t2_here + margin)
     if least > need0:
         need0 = least
     guard0 = need0 - tn.d_own[ci]
     if not guard0 > 0:
         guard0 = 0.0
     far0 = min(tn.o_dist[ci], CHIEF_FAR)
-    threat, extra, o_flat, o_s = tn.threat, tn.extra, tn.o_flat, tn.o_s
-    d_chief, t2_here = tn.d_own[ci], tn.threat[here] + tn.extra[here]
+    o_flat, o_s = tn.o_flat, tn.o_s
+    d_chief = tn.d_own[ci]
     w_guard, w_far = tn.w[I_GUARD], tn.w[I_CHIEF_FAR]
     for k in range(len(dest)):
         i = mover[k]
         if i == ci:
             d_c = d_mover[k]
-            t2_c = threat[dest[k]] + extra[dest[k]]
+            threat, extra = threat_at(
+                tn.now, tn.later, tn.boxes, tn.strongest, tn.hidden,
+                end[k, 0], end[k, 1], end[k, 2], dest[k],
+            )  # fmt: skip
+            t2_c = threat + extra
         else:  # (the ring: the chief's cell and its neighbours)
             to_b, to_a = ring[dest[k]], ring[o_flat[i]]
             d_c = d_chief + o_s[i] * ((1 if to_b else 0) - (1 if to_a else 0))

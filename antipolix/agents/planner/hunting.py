@@ -355,10 +355,24 @@ def _near_sums(
     box = rf.box
     b0, b1, b2 = box[u, 0] - r, box[u, 1] - r, box[u, 2] - r
     s0, s1, s2 = box[u, 3] + r - b0 + 1, box[u, 4] + r - b1 + 1, box[u, 5] + r - b2 + 1
+    up, down, near, kind_of, o_pos = rf.up[u, :, kk], rf.down[u, :, kk], rf.near, kinds.of, tn.o_pos
+    touched = False  # does a move start or end within the box (else its sum stays 0)?
+    for k in range(len(mover)):
+        i = mover[k]
+        if kind_of[i] != kk or not near[i]:
+            continue
+        a0, a1, a2 = o_pos[i, 0] - b0, o_pos[i, 1] - b1, o_pos[i, 2] - b2
+        e0, e1, e2 = end[k, 0] - b0, end[k, 1] - b1, end[k, 2] - b2
+        if (0 <= a0 < s0 and 0 <= a1 < s1 and 0 <= a2 < s2) or (
+            0 <= e0 < s0 and 0 <= e1 < s1 and 0 <= e2 < s2
+        ):
+            touched = True
+            break
+    if not touched:
+        return
     masks = refuge_masks(rf, u, r, b0, b1, b2, s1, s2, s0 * s1 * s2)
     words = masks.shape[1]
     column = np.zeros(size)
-    up, down, near, kind_of, o_pos = rf.up[u, :, kk], rf.down[u, :, kk], rf.near, kinds.of, tn.o_pos
     for k in range(len(mover)):
         i = mover[k]
         if kind_of[i] != kk or not near[i]:

@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 
 from antipolix.agents.memory import LAST_FIGHT, N_HIDDEN, Memory
-from antipolix.agents.planner.board import box_of, distances, stamp, zero_box
+from antipolix.agents.planner.board import distances, inlined, stamp, zero_box
 from antipolix.agents.planner.sums import pairwise, spread_total
 from antipolix.agents.planner.values import piece_risk, unit_of
 from antipolix.agents.planner.weights import (
@@ -38,6 +38,7 @@ from antipolix.observation import (
     Seen,
 )
 from antipolix.pieces import CHIEF, FORTRESS, INVISIBLE
+from antipolix.reach import cheb
 from antipolix.rules import Tables
 from antipolix.world import IntArray
 
@@ -48,14 +49,15 @@ class Turn(NamedTuple):
     Own pieces (``o_``) are indexed in ``Sight.own`` order, visible enemy pieces (``e_``) in
     ``Sight.enemy`` order: flat cells, cells ``(k, 3)``, strengths (R2), move fields (R2, R5).
     Grids are flat over the board: ``defence`` (R8: the strength of the pieces that count,
-    within radius 1 of each cell), ``power`` (own attack power on each cell), ``threat`` (the
-    strongest enemy's power on each cell now, with the invisible attackers remembered) and
-    ``extra`` (what one more enemy move adds, R4, R5), ``dist`` (R1 distance to the nearest
-    visible enemy; these three within ``lo..hi`` only), ``ring`` (the chief's cell and its
-    neighbours). Per own piece its ``d_own``, ``t_own``, ``x_own``, ``loss`` and ``o_dist``
-    (``dist`` there); per enemy piece its ``e_def`` (hidden
-    defenders its failed attacks showed, ``e_hidden``, included), ``gain`` and
-    ``chief_gain``.
+    within radius 1 of each cell), ``power`` (own attack power on each cell), per enemy owner
+    in sight its power on each cell now and after one more move of its (``now``, ``later``,
+    R4, R5, each within its row of ``boxes``: :func:`threat_at` reads from them, the
+    ``strongest`` enemy piece and the invisible attackers remembered, ``hidden``, the enemy's
+    threat on a cell and what one more move adds), ``dist`` (R1 distance to the nearest
+    visible enemy, within ``lo..hi`` only), ``ring`` (the chief's cell and its neighbours).
+    Per own piece its ``d_own``, ``t_own`` and ``x_own`` (:func:`threat_at` there),
+    ``loss`` and ``o_dist`` (``dist`` there); per enemy piece its ``e_def`` (hidden defenders
+    its failed attacks showed, ``e_hidden``, included), ``gain`` and ``chief_gain``.
     """
 
     dims: IntArray
@@ -72,8 +74,11 @@ class Turn(NamedTuple):
     e_owner: IntArray
     defence: IntArray
     power: IntArray
-    threat: IntArray
-    extra: IntArray
+    now: IntArray  # (owners, cells) per enemy owner with pieces in sight, in ``boxes``
+    later: IntArray
+    boxes: IntArray  # (owners, 6) lo z, y, x, hi z, y, x: where ``now`` and ``later`` hold
+    strongest: int
+    hidden: IntArray  # (h, 4) invisible attackers remembered: z, y, x, power (R6)
     dist: IntArray
     ring: BoolArray
     d_own: IntArray
@@ -114,10 +119,16 @@ def read_turn(t: Tables, s: Sight, memory: Memory, unit: int, w: FloatArray) -> 
     first, grouped = by_owner(e_owner, t.players)
     lo, hi, reach = move_box(s, o_pos, o_f)
     defence, power = own_grids(t, s, o_pos, o_s, o_f)
-    threat, extra = enemy_reach(t, lo, hi, e_pos, e_s, e_f, first, grouped, memory)
+    now, later, boxes, strongest = enemy_reach(t, lo, hi, e_pos, e_s, e_f, first, grouped)
+    hidden = hidden_attackers(t, memory)
     e_hidden, e_def = enemy_defence(t, s, memory, defence, first, grouped)
     loss, ci, gain, chief_gain, take_chief = values(t, s, memory, w, first, grouped)
-    d_own, t_own, x_own = defence[o_flat], threat[o_flat], extra[o_flat]
+    d_own = defence[o_flat]
+    t_own = np.empty(k_own, dtype=np.int64)
+    x_own = np.empty(k_own, dtype=np.int64)
+    for q in range(k_own):
+        z, y, x = o_pos[q, 0], o_pos[q, 1], o_pos[q, 2]
+        t_own[q], x_own[q] = threat_at(now, later, boxes, strongest, hidden, z, y, x, o_flat[q])
     if ci >= 0:
         x_own[ci] += CHIEF_UNSEEN * unit
     risks = np.empty(k_own)
@@ -136,8 +147,9 @@ def read_turn(t: Tables, s: Sight, memory: Memory, unit: int, w: FloatArray) -> 
     ring = chief_ring(dims, o_pos, ci)
     return make_turn(
         dims, lo, hi, o_flat, o_pos, o_s, o_f, e_flat, e_pos, e_s, e_f, e_owner, defence, power,
-        threat, extra, dist, ring, d_own, t_own, x_own, loss, o_dist, ci, e_def, e_hidden, gain,
-        chief_gain, base_risk, horizon, unit, take_chief, t.defence_all, seen.turn, w,
+        now, later, boxes, strongest, hidden, dist, ring, d_own, t_own, x_own, loss, o_dist, ci,
+        e_def, e_hidden, gain, chief_gain, base_risk, horizon, unit, take_chief, t.defence_all,
+        seen.turn, w,
         unseen_odds(s, memory, e_pos, e_hidden, w[I_CRUSH] > 0),
     )  # fmt: skip
 
@@ -220,68 +232,36 @@ def enemy_reach(
     e_f: IntArray,
     first: IntArray,
     grouped: IntArray,
-    memory: Memory,
-) -> tuple[IntArray, IntArray]:
-    """The strongest enemy owner's power on each cell of ``lo..hi`` now (``threat``, with the
-    invisible attackers remembered near their cells, R6) and what one more move of its adds
-    (``extra``, R4, R5); the rest of these grids is never read."""
+) -> tuple[IntArray, IntArray, IntArray, int]:
+    """Per enemy owner in sight: its power on each cell now and after one more move of its
+    (R4, R5), within its box (the cells of ``lo..hi`` that one of its pieces reaches within
+    two moves; the rest of its rows is never read), and the strongest enemy piece's strength
+    (see :func:`threat_at`)."""
     dims = t.shape
     n, m = dims[1], dims[2]
-    size = dims[0] * n * m
-    threat = np.empty(size, dtype=np.int64)
-    later = np.empty(size, dtype=np.int64)
-    zero_box(threat, dims, lo, hi)
-    zero_box(later, dims, lo, hi)
     n_owners = 0
     for o in range(t.players):
         n_owners += first[o + 1] > first[o]
-    strongest = owner_reach(t, lo, hi, e_pos, e_s, e_f, first, grouped, threat, later, n_owners)
-    extra = np.empty(size, dtype=np.int64)
-    for z in range(lo[0], hi[0] + 1):
-        for y in range(lo[1], hi[1] + 1):
-            base = (z * n + y) * m
-            for c in range(base + lo[2], base + hi[2] + 1):
-                extra[c] = min(max(later[c] - threat[c], 0), strongest)
-    hidden = memory.hidden  # invisible attackers seen near these cells (R6)
-    for h in range(memory.counters[N_HIDDEN]):
-        zy, x = divmod(hidden[h, 1], m)
-        z, y = divmod(zy, n)
-        stamp(threat, n, m, box_of(lo, hi), z, y, x, 2, hidden[h, 2])
-    return threat, extra
-
-
-@kernel
-def owner_reach(
-    t: Tables,
-    lo: IntArray,
-    hi: IntArray,
-    e_pos: IntArray,
-    e_s: IntArray,
-    e_f: IntArray,
-    first: IntArray,
-    grouped: IntArray,
-    threat: IntArray,
-    later: IntArray,
-    n_owners: int,
-) -> int:
-    """Into ``threat`` and ``later`` (zero in ``lo..hi``): the strongest owner's power on each
-    cell now and after one more move (R4, R5); returns the strongest enemy piece's strength."""
-    dims = t.shape
-    n, m = dims[1], dims[2]
-    single = n_owners == 1
-    now_o, later_o = threat, later
-    if not single:
-        now_o = np.empty(len(threat), dtype=np.int64)
-        later_o = np.empty(len(threat), dtype=np.int64)
-        zero_box(now_o, dims, lo, hi)
-        zero_box(later_o, dims, lo, hi)
-    strongest = 0
-    box = box_of(lo, hi)
-    olo = np.empty(3, dtype=np.int64)  # the box an owner's stamps cover (within lo..hi)
-    ohi = np.empty(3, dtype=np.int64)
+    size = dims[0] * n * m
+    now = np.empty((n_owners, size), dtype=np.int64)
+    later = np.empty((n_owners, size), dtype=np.int64)
+    boxes = np.empty((n_owners, 6), dtype=np.int64)
+    strongest, g = 0, 0
     for o in range(t.players):
-        olo[:] = hi
-        ohi[:] = lo
+        if first[o + 1] == first[o]:
+            continue
+        for a in range(3):  # its box
+            boxes[g, a], boxes[g, 3 + a] = hi[a], lo[a]
+        for u in range(first[o], first[o + 1]):
+            j = grouped[u]
+            if e_f[j] > 0:
+                for a in range(3):
+                    boxes[g, a] = min(boxes[g, a], max(e_pos[j, a] - 2 * e_f[j], lo[a]))
+                    boxes[g, 3 + a] = max(boxes[g, 3 + a], min(e_pos[j, a] + 2 * e_f[j], hi[a]))
+        box = (boxes[g, 0], boxes[g, 1], boxes[g, 2], boxes[g, 3], boxes[g, 4], boxes[g, 5])
+        now_o, later_o = now[g], later[g]
+        zero_box(now_o, dims, boxes[g, :3], boxes[g, 3:])
+        zero_box(later_o, dims, boxes[g, :3], boxes[g, 3:])
         for u in range(first[o], first[o + 1]):
             j = grouped[u]
             if e_f[j] > 0:
@@ -289,19 +269,53 @@ def owner_reach(
                 stamp(now_o, n, m, box, z, y, x, e_f[j], e_s[j])
                 stamp(later_o, n, m, box, z, y, x, 2 * e_f[j], e_s[j])
                 strongest = max(strongest, e_s[j])
-                for a in range(3):
-                    olo[a] = min(olo[a], max(e_pos[j, a] - 2 * e_f[j], lo[a]))
-                    ohi[a] = max(ohi[a], min(e_pos[j, a] + 2 * e_f[j], hi[a]))
-        if not single:  # the strongest owner's, cell by cell (then clean for the next)
-            for z in range(olo[0], ohi[0] + 1):
-                for y in range(olo[1], ohi[1] + 1):
-                    base = (z * n + y) * m
-                    for c in range(base + olo[2], base + ohi[2] + 1):
-                        threat[c] = max(threat[c], now_o[c])
-                        later[c] = max(later[c], later_o[c])
-                        now_o[c] = 0
-                        later_o[c] = 0
-    return strongest
+        g += 1
+    return now, later, boxes, strongest
+
+
+@kernel
+def hidden_attackers(t: Tables, memory: Memory) -> IntArray:
+    """The invisible attackers remembered (R6): per one, the cell it attacked (z, y, x) and
+    the power it showed."""
+    n, m = t.shape[1], t.shape[2]
+    out = np.empty((memory.counters[N_HIDDEN], 4), dtype=np.int64)
+    for h in range(len(out)):
+        zy, out[h, 2] = divmod(memory.hidden[h, 1], m)
+        out[h, 0], out[h, 1] = divmod(zy, n)
+        out[h, 3] = memory.hidden[h, 2]
+    return out
+
+
+@inlined
+def threat_at(
+    now: IntArray,
+    later: IntArray,
+    boxes: IntArray,
+    strongest: int,
+    hidden: IntArray,
+    z: int,
+    y: int,
+    x: int,
+    flat: int,
+) -> tuple[int, int]:
+    """At cell ``(z, y, x)`` (``flat``, within the box where moves end): the strongest enemy
+    owner's power now, with the invisible attackers remembered within two cells (R2's
+    longest move field, R6), and what one more move of the owner strongest then adds (R4,
+    R5), at most the strongest piece (:func:`enemy_reach`)."""
+    threat, reach = 0, 0
+    for g in range(len(boxes)):  # (by index: a row view would count references)
+        if (
+            boxes[g, 0] <= z <= boxes[g, 3]
+            and boxes[g, 1] <= y <= boxes[g, 4]
+            and boxes[g, 2] <= x <= boxes[g, 5]
+        ):
+            threat = max(threat, now[g, flat])
+            reach = max(reach, later[g, flat])
+    extra = min(max(reach - threat, 0), strongest)
+    for h in range(len(hidden)):
+        if cheb(hidden[h, 0], hidden[h, 1], hidden[h, 2], z, y, x) <= 2:
+            threat += hidden[h, 3]
+    return threat, extra
 
 
 @kernel
