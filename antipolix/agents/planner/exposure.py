@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from antipolix.agents.planner.board import zero_box
 from antipolix.agents.planner.reading import Turn, threat_at
 from antipolix.agents.planner.sums import (
     ONE,
@@ -139,7 +140,7 @@ def _exposure_masked(
         for q in range(k_own):
             if near_rel[u, q]:
                 beside[q] |= bit
-    around = _around(tn, rel, mover, end)  # per move
+    around = _around(tn, rel, dest)  # per move
     n_sel = 0
     for k in range(count):
         if beside[mover[k]] != 0 or around[k] != 0:
@@ -160,36 +161,24 @@ def _exposure_masked(
 
 
 @kernel
-def _around(tn: Turn, rel: IntArray, mover: IntArray, end: IntArray) -> MaskArray:
-    """Per move, the bit mask of the pieces at risk next to its end (R1). A move that ends
-    within its mover's field of its start (every move but through a teleporter) ends next to
-    only the pieces within that field and one of its start: those are listed once per mover
-    (a piece's moves are listed together) and the others skipped."""
-    o_pos, o_f = tn.o_pos, tn.o_f
-    n_rel = len(rel)
-    out = np.zeros(len(mover), dtype=np.uint64)
-    nearby = np.empty(n_rel, dtype=np.int64)
-    n_near, last = 0, -1
-    for k in range(len(mover)):
-        i = mover[k]
-        f = o_f[i]
-        a0, a1, a2 = o_pos[i, 0], o_pos[i, 1], o_pos[i, 2]
-        if i != last:
-            n_near, last = 0, i
-            for u in range(n_rel):
-                q = rel[u]
-                if cheb(o_pos[q, 0], o_pos[q, 1], o_pos[q, 2], a0, a1, a2) <= f + 1:
-                    nearby[n_near] = u
-                    n_near += 1
-        b0, b1, b2 = end[k, 0], end[k, 1], end[k, 2]
-        short = cheb(a0, a1, a2, b0, b1, b2) <= f
-        mask = np.uint64(0)
-        for v in range(n_near if short else n_rel):
-            u = nearby[v] if short else v
-            q = rel[u]
-            if cheb(o_pos[q, 0], o_pos[q, 1], o_pos[q, 2], b0, b1, b2) <= 1:
-                mask |= ONE << np.uint64(u)
-        out[k] = mask
+def _around(tn: Turn, rel: IntArray, dest: IntArray) -> MaskArray:
+    """Per move, the bit mask of the pieces at risk next to its end (R1): stamped into a
+    board of masks in the box where moves end, read at each move's end."""
+    dims, lo, hi, o_pos = tn.dims, tn.lo, tn.hi, tn.o_pos
+    n, m = dims[1], dims[2]
+    grid = np.empty(len(tn.defence), dtype=np.uint64)  # (in lo..hi)
+    zero_box(grid, dims, lo, hi)
+    for u in range(len(rel)):
+        bit = ONE << np.uint64(u)
+        a0, a1, a2 = o_pos[rel[u], 0], o_pos[rel[u], 1], o_pos[rel[u], 2]
+        for z in range(max(a0 - 1, lo[0]), min(a0 + 1, hi[0]) + 1):
+            for y in range(max(a1 - 1, lo[1]), min(a1 + 1, hi[1]) + 1):
+                base = (z * n + y) * m
+                for x in range(max(a2 - 1, lo[2]), min(a2 + 1, hi[2]) + 1):
+                    grid[base + x] |= bit
+    out = np.empty(len(dest), dtype=np.uint64)
+    for k in range(len(dest)):
+        out[k] = grid[dest[k]]
     return out
 
 

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from antipolix.agents.planner.board import zero_box
 from antipolix.agents.planner.reading import Turn
 from antipolix.agents.planner.sums import (
     ONE,
@@ -120,7 +121,7 @@ def threats(tn: Turn, mover: IntArray, dest: IntArray, end: IntArray) -> FloatAr
         for q in range(k_own):
             if fr.reach[c, q]:
                 reached[q] |= ONE << np.uint64(c)
-    within = _within(tn, mover, end, fr)  # per move
+    within = _within(tn, mover, dest, fr)  # per move
     n_sel = 0
     for k in range(count):
         if reached[mover[k]] != 0 or within[k] != 0:
@@ -144,36 +145,40 @@ def threats(tn: Turn, mover: IntArray, dest: IntArray, end: IntArray) -> FloatAr
 
 
 @kernel
-def _within(tn: Turn, mover: IntArray, end: IntArray, fr: Front) -> MaskArray:
+def _within(tn: Turn, mover: IntArray, dest: IntArray, fr: Front) -> MaskArray:
     """Per move, the bit mask of the enemy pieces near the front within its mover's field of
-    its end (R1, R5). A move that ends within its mover's field of its start (every move but
-    through a teleporter) reaches only the pieces within twice that field of its start: those
-    are listed once per mover (a piece's moves are listed together) and the others skipped."""
-    o_pos, o_f, e_pos, close = tn.o_pos, tn.o_f, tn.e_pos, fr.close
-    n_close = len(close)
-    out = np.zeros(len(mover), dtype=np.uint64)
-    nearby = np.empty(n_close, dtype=np.int64)  # the mover's pieces within twice its field
-    n_near, last = 0, -1
+    its end (R1, R5): stamped into a board of masks per move field in the box where moves
+    end, read at each move's end."""
+    o_f, e_pos, close = tn.o_f, tn.e_pos, fr.close
+    field = 0
     for k in range(len(mover)):
-        i = mover[k]
-        f = o_f[i]
-        a0, a1, a2 = o_pos[i, 0], o_pos[i, 1], o_pos[i, 2]
-        if i != last:
-            n_near, last = 0, i
-            for c in range(n_close):
-                j = close[c]
-                if cheb(e_pos[j, 0], e_pos[j, 1], e_pos[j, 2], a0, a1, a2) <= 2 * f:
-                    nearby[n_near] = c
-                    n_near += 1
-        b0, b1, b2 = end[k, 0], end[k, 1], end[k, 2]
-        short = cheb(a0, a1, a2, b0, b1, b2) <= f
-        mask = np.uint64(0)
-        for v in range(n_near if short else n_close):
-            c = nearby[v] if short else v
-            j = close[c]
-            if cheb(e_pos[j, 0], e_pos[j, 1], e_pos[j, 2], b0, b1, b2) <= f:
-                mask |= ONE << np.uint64(c)
-        out[k] = mask
+        field = max(field, o_f[mover[k]])
+    fields = np.zeros(field + 1, dtype=np.int64)  # move field → its row of masks
+    n_fields = 0
+    for k in range(len(mover)):
+        f = o_f[mover[k]]
+        if fields[f] == 0:
+            n_fields += 1
+            fields[f] = n_fields
+    dims, lo, hi = tn.dims, tn.lo, tn.hi
+    n, m = dims[1], dims[2]
+    grid = np.empty((n_fields + 1, len(tn.defence)), dtype=np.uint64)  # (in lo..hi)
+    for f in range(len(fields)):
+        if fields[f] == 0:
+            continue
+        row = grid[fields[f]]
+        zero_box(row, dims, lo, hi)
+        for c in range(len(close)):
+            e0, e1, e2 = e_pos[close[c], 0], e_pos[close[c], 1], e_pos[close[c], 2]
+            bit = ONE << np.uint64(c)
+            for z in range(max(e0 - f, lo[0]), min(e0 + f, hi[0]) + 1):
+                for y in range(max(e1 - f, lo[1]), min(e1 + f, hi[1]) + 1):
+                    base = (z * n + y) * m
+                    for x in range(max(e2 - f, lo[2]), min(e2 + f, hi[2]) + 1):
+                        row[base + x] |= bit
+    out = np.empty(len(mover), dtype=np.uint64)
+    for k in range(len(mover)):
+        out[k] = grid[fields[o_f[mover[k]]], dest[k]]
     return out
 
 
