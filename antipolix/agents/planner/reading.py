@@ -421,8 +421,12 @@ def unseen_odds(
     """Per cell, the chance that an unseen (invisible, R6) enemy piece stands there: the free
     cells around an own piece an unseen attacker hit lately (within two cells, the longest
     move field, R2) and around an enemy piece whose failed attack showed hidden defenders
-    (within one cell, R8), each share of one piece. (One cell only when not ``wanted``.)"""
-    if not wanted:
+    (within one cell, R8), each share of one piece. (One cell only when not ``wanted`` or
+    nothing hints at an unseen piece: the chance is 0 everywhere.)"""
+    marks = 0
+    for j in range(len(e_hidden)):
+        marks += e_hidden[j] > 0
+    if not wanted or memory.counters[N_HIDDEN] + marks == 0:
         return np.zeros(1)
     dims = s.dims
     p, n, m = dims[0], dims[1], dims[2]

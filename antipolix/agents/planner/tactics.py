@@ -40,7 +40,7 @@ def tactics(
         _network(t, tn, s, mover, end, gap, score)
     if w_fort > 0 and tn.ci >= 0:
         _fortress(tn, s, mover, end, score)
-    if w_crush > 0:
+    if w_crush > 0 and len(tn.suspect) > 1:  # (one cell: no chance anywhere, R6)
         gain = 1 << 30  # the price of the cheapest invisible mobile piece
         for k in range(len(t.move)):
             if t.move[k] > 0:
