@@ -53,6 +53,7 @@ def exposure(
     p_near, spread = tn.w[I_P_NEAR], tn.w[I_SPREAD]
     o_pos, o_s, loss, ci = tn.o_pos, tn.o_s, tn.loss, tn.ci
     defence = tn.defence
+    now, later, boxes, strongest, hidden = tn.now, tn.later, tn.boxes, tn.strongest, tn.hidden
     unseen = CHIEF_UNSEEN * tn.unit  # the chief's allowance for invisible attackers
     adj_ab = np.empty(count, dtype=np.bool_)
     d_mover = np.empty(count, dtype=np.int64)
@@ -67,7 +68,7 @@ def exposure(
         d_mover[k] = defence[b] + s_i - s_i * adj_ab[k]
         allow = unseen if i == ci else 0
         threat, extra = threat_at(
-            tn.now, tn.later, tn.boxes, tn.strongest, tn.hidden, end[k, 0], end[k, 1], end[k, 2], b
+            now, later, boxes, strongest, hidden, end[k, 0], end[k, 1], end[k, 2], b
         )
         r_mover[k] = piece_risk(threat, extra + allow, d_mover[k], loss[i], p_near)
     rel, r0, near_rel = _at_risk(tn)

@@ -40,8 +40,9 @@ def chief_guard(
         least = tn.w[I_GUARD_SHARE] * float(strength)
     margin = GUARD_MARGIN * tn.unit
     at = tn.o_pos
+    now, later, boxes, strongest, hidden = tn.now, tn.later, tn.boxes, tn.strongest, tn.hidden
     threat, extra = threat_at(
-        tn.now, tn.later, tn.boxes, tn.strongest, tn.hidden, at[ci, 0], at[ci, 1], at[ci, 2], here
+        now, later, boxes, strongest, hidden, at[ci, 0], at[ci, 1], at[ci, 2], here
     )
     t2_here = threat + extra
     need0 = float(t2_here + margin)
@@ -59,9 +60,8 @@ def chief_guard(
         if i == ci:
             d_c = d_mover[k]
             threat, extra = threat_at(
-                tn.now, tn.later, tn.boxes, tn.strongest, tn.hidden,
-                end[k, 0], end[k, 1], end[k, 2], dest[k],
-            )  # fmt: skip
+                now, later, boxes, strongest, hidden, end[k, 0], end[k, 1], end[k, 2], dest[k]
+            )
             t2_c = threat + extra
         else:  # (the ring: the chief's cell and its neighbours)
             to_b, to_a = ring[dest[k]], ring[o_flat[i]]

@@ -23,7 +23,7 @@ from antipolix.agents.planner.sums import ONE, pairwise, trailing_zeros
 from antipolix.agents.planner.values import cover
 from antipolix.agents.planner.weights import HUNT_K, I_HUNT, I_HUNT_MIN, I_WIN, FloatArray
 from antipolix.agents.sight import Sight
-from antipolix.jit import kernel
+from antipolix.jit import kernel, record
 from antipolix.reach import cheb
 from antipolix.world import IntArray
 
@@ -54,6 +54,12 @@ class Refuges(NamedTuple):
     down: FloatArray
     gains: FloatArray
     near: npt.NDArray[np.bool_]
+
+
+# compiled records in kernels (passed by one pointer: a call does not count references to
+# each of their arrays)
+make_kinds = record(Kinds)
+make_refuges = record(Refuges)
 
 
 @kernel
@@ -116,7 +122,7 @@ def mover_kinds(tn: Turn) -> Kinds:
             kind_s[n_kinds], kind_f[n_kinds] = tn.o_s[i], tn.o_f[i]
             kind_of[i] = n_kinds
             n_kinds += 1
-    return Kinds(kind_s[:n_kinds], kind_f[:n_kinds], kind_of)
+    return make_kinds(kind_s[:n_kinds], kind_f[:n_kinds], kind_of)
 
 
 @kernel
@@ -145,7 +151,7 @@ def refuges(tn: Turn, s: Sight, suspects: IntArray, kinds: Kinds) -> Refuges:
     for kk in range(n_kinds):
         zero_box(gains[kk], dims, glo, ghi)
     near = np.zeros(len(tn.o_s), dtype=np.bool_)
-    rf = Refuges(suspects, cells, size, box, weight, up, down, gains, near)
+    rf = make_refuges(suspects, cells, size, box, weight, up, down, gains, near)
     flats = np.empty(cap, dtype=np.int64)
     for u in range(n_sus):
         j = suspects[u]

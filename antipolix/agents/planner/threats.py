@@ -42,7 +42,7 @@ from antipolix.agents.planner.weights import (
     FloatArray,
     MaskArray,
 )
-from antipolix.jit import kernel
+from antipolix.jit import kernel, record
 from antipolix.reach import cheb
 from antipolix.world import IntArray
 
@@ -57,6 +57,11 @@ class Front(NamedTuple):
     power: IntArray  # own power on each
     need: IntArray  # its defence (R8, hidden defenders shown included)
     gain: FloatArray  # what taking it gains
+
+
+# a compiled record in kernels (passed by one pointer: a call does not count references to
+# each of its arrays)
+make_front = record(Front)
 
 
 @kernel
@@ -89,7 +94,7 @@ def front(tn: Turn) -> Front:
                 power[c] += o_s[q]
         need[c] = tn.e_def[j]
         gain[c] = tn.gain[j]
-    return Front(close, reach, reaching, power, need, gain)
+    return make_front(close, reach, reaching, power, need, gain)
 
 
 @kernel
@@ -266,7 +271,14 @@ def _threats_plain(
 ) -> None:
     """:func:`threats` the plain way (for more enemy pieces near the front than a mask holds,
     or a single move that changes any): every term of every move that changes some."""
-    close, reach, reaching, power, need, gain = fr
+    close, reach, reaching, power, need, gain = (
+        fr.close,
+        fr.reach,
+        fr.reaching,
+        fr.power,
+        fr.need,
+        fr.gain,
+    )
     n_close, count = len(close), len(mover)
     e_pos, o_s, o_f = tn.e_pos, tn.o_s, tn.o_f
     w_threat, spread = tn.w[I_THREAT], tn.w[I_SPREAD]
