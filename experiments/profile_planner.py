@@ -12,11 +12,22 @@ candidate moves; 5: exposure; 6: the chief's guard; 7: threats; 8: hunting; 9: t
 the hopeless check, the whole decision). A stage's cost is its prefix's time less the one before,
 in microseconds per decision, with the memory's copy taken off. Asserts nothing: a profile,
 not a test; run it with nothing else running.
+
+With ``--perf-map``, it writes ``/tmp/perf-<pid>.map`` (the address and size of every compiled
+function this process holds, the format ``perf`` reads for code it cannot find in a file) and
+times the whole decisions only, so that a sampling profiler sees the kernels by name, the
+runtime's reference counting and allocation included::
+
+    perf record -F 4000 -o /tmp/planner.perf .venv/bin/python experiments/profile_planner.py \
+        --players 4 --agents planner --reps 40 --perf-map
+    perf report -i /tmp/planner.perf --no-children --sort symbol --time 70%-100%
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
 import os
 import platform
 import time
@@ -24,6 +35,7 @@ from typing import Any
 
 import numba
 import numpy as np
+from numba.core.registry import CPUDispatcher
 
 from antipolix import Rules
 from antipolix.agents import agent_named
@@ -131,12 +143,39 @@ def timed(rules: Rules, positions: list[tuple[Any, Memory]], w: Any, reps: int, 
     return (time.perf_counter() - began) / (len(positions) * reps) * 1e6
 
 
+def perf_map() -> int:
+    """Write ``/tmp/perf-<pid>.map``: every compiled function of this process, its address and
+    its size (up to the next one's address); returns how many."""
+    names: dict[int, str] = {}
+    for obj in gc.get_objects():
+        if not isinstance(obj, CPUDispatcher):
+            continue
+        for compiled in obj.overloads.values():
+            library = compiled.library
+            try:
+                symbols = [f.name for f in library._final_module.functions if not f.is_declaration]
+            except AttributeError:  # (code loaded from the disk cache)
+                symbols = [compiled.fndesc.llvm_func_name]
+            for symbol in symbols:
+                with contextlib.suppress(Exception):
+                    if address := library.get_pointer_to_function(symbol):
+                        names[address] = symbol
+    addresses = sorted(names)
+    with open(f"/tmp/perf-{os.getpid()}.map", "w") as out:
+        for here, after in zip(addresses, [*addresses[1:], addresses[-1] + 4096], strict=True):
+            out.write(f"{here:x} {min(after - here, 1 << 20):x} {names[here]}\n")
+    return len(addresses)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6, help="games of each kind (default 6)")
     parser.add_argument("--agents", default="planner,tuned")
     parser.add_argument("--reps", type=int, default=10, help="decisions per position")
     parser.add_argument("--players", type=int, default=2, help="players a game (default 2)")
+    parser.add_argument(
+        "--perf-map", action="store_true", help="write a perf map, time whole decisions only"
+    )
     args = parser.parse_args()
     names = args.agents.split(",")
     print(
@@ -149,6 +188,18 @@ def main() -> None:
         f"{len(positions):,} positions from {args.games} {args.players}-player games of each "
         f"of {names}"
     )
+    if args.perf_map:
+        for name in names:
+            w = agent_named(name).weights  # type: ignore[attr-defined]
+            timed(rules, positions[:1], w, 1, len(STAGES))
+        print(f"{perf_map()} compiled functions mapped in /tmp/perf-{os.getpid()}.map")
+        gc.collect()
+        gc.disable()  # (the collector's passes would show in the profile)
+        for name in names:
+            w = agent_named(name).weights  # type: ignore[attr-defined]
+            cost = timed(rules, positions, w, args.reps, len(STAGES))
+            print(f"{name}: {cost:.1f} µs per decision, the memory's copy included")
+        return
     for name in names:
         w = agent_named(name).weights  # type: ignore[attr-defined]
         for upto in range(len(STAGES) + 1):  # warm-up: compile every prefix
