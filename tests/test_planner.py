@@ -283,6 +283,8 @@ def test_distances_match_brute_force_in_any_box(shape):
         assert np.array_equal(distances(dims, cells[chosen], lo, hi)[inside], expected), trial
         by_lines = distances_by_lines(dims, cells[chosen], lo, hi)
         assert np.array_equal(by_lines[inside], expected), trial
+    nowhere = distances(dims, np.empty((0, 3), dtype=np.int64), np.zeros(3, np.int64), dims - 1)
+    assert (nowhere == max(shape)).all()  # no cells: farther than any distance on the board
 
 
 def test_beats_greedy_on_a_small_board():

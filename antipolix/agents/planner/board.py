@@ -70,7 +70,7 @@ def distances(dims: IntArray, cells: IntArray, lo: IntArray, hi: IntArray) -> In
     box is covered; each cell of the box takes the step that reaches it. Boards wider than
     a word: :func:`distances_by_lines`."""
     p, n, m = dims[0], dims[1], dims[2]
-    if m > 64:
+    if m > 64 or not len(cells):  # (no cells: every distance is the board's longest side)
         return distances_by_lines(dims, cells, lo, hi)
     full = ALL >> np.uint64(64 - m)  # the row's cells
     width = hi[2] - lo[2] + 1
