@@ -620,6 +620,10 @@ class Server:
                 access_log=False,
                 lifespan="off",
                 ws_max_size=self.limits.socket_bytes,
+                # frames go out uncompressed: they are small (an observation is a few KB),
+                # and compressing each one (and inflating it at the client) cost more than
+                # anything else the transport does per frame
+                ws_per_message_deflate=False,
                 ws_ping_interval=20.0,
                 ws_ping_timeout=20.0,
                 limit_concurrency=self.limits.max_connections + 64,
