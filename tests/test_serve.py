@@ -9,6 +9,7 @@ stops at the end of its test (``antipolix.server.running``); every wait is bound
 from __future__ import annotations
 
 import ast
+import asyncio
 import importlib.util
 import json
 import socket
@@ -34,6 +35,7 @@ from antipolix.play import verify
 from antipolix.replay import load_replay
 from antipolix.scores import PlayersFile
 from antipolix.server import Limits, ServerConfig, running
+from antipolix.server.app import ClientPeer
 from antipolix.server.clock import Clocks
 from antipolix.server.protocol import ProtocolError, parse_frame
 from antipolix.server.seats import SeatError, parse_seats
@@ -716,6 +718,60 @@ def test_fuzz_hundreds_of_bad_frames_change_nothing_and_other_games_go_on(tmp_pa
         assert p0.until("pong")
         for c in (army_client, p0, p1):
             c.close()
+
+
+def test_frames_go_out_at_once_in_order_and_a_client_that_lags_is_dropped() -> None:
+    """A client's frames leave in the call that gives them while the transport takes them at
+    once; when it makes one wait, the later ones wait behind it, in order, at most ``limit``
+    of them: one more drops the client (it is told why, after the frames before)."""
+
+    async def main() -> None:
+        sent: list[str] = []
+        ready = asyncio.Event()
+        ready.set()
+        closed: list[bool] = []
+
+        async def send(text: str) -> None:
+            await ready.wait()
+            sent.append(text)
+
+        async def close() -> None:
+            closed.append(True)
+
+        peer = ClientPeer(send, close, limit=3)
+        peer.send("a")
+        assert sent == ["a"]  # at once: no task switch
+        ready.clear()
+        peer.send("b")  # the transport makes it wait ...
+        peer.send("c")  # ... and this one waits behind it
+        assert sent == ["a"]
+        ready.set()
+        await asyncio.sleep(0.01)
+        assert sent == ["a", "b", "c"]
+        peer.send("d")
+        assert sent[-1] == "d" and not peer.closed  # at once again
+        ready.clear()
+        for text in "efghi":  # e waits, f g h behind it (the limit), i is one too many
+            peer.send(text)
+        assert peer.closed and closed == []
+        peer.send("j")  # (after the close: not sent)
+        ready.set()
+        await peer.finished(5)
+        assert sent[:8] == ["a", "b", "c", "d", "e", "f", "g", "h"]
+        assert [json.loads(t)["code"] for t in sent[8:]] == ["closed"]
+        assert "more than 3 frames wait" in json.loads(sent[8])["message"]
+        assert closed == [True]
+
+        async def broken(text: str) -> None:
+            raise ConnectionError("gone")
+
+        dead = ClientPeer(broken, close, limit=3)
+        dead.send("x")  # the client has gone: nothing more is tried, the close still closes
+        dead.close("the connection ended")
+        await dead.finished(5)
+        assert closed == [True, True]
+
+    asyncio.run(main())
 
 
 def test_rate_and_refusals_are_bounded(server: Any) -> None:
