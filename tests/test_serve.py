@@ -867,6 +867,38 @@ def test_tcp_lines_carry_the_same_protocol(tmp_path: Path) -> None:
             assert frames.until("error")["code"] == "too-big"
 
 
+def test_r9_a_message_no_utf8_can_carry_reaches_its_readers_and_breaks_no_connection(
+    server: Any,
+) -> None:
+    """A text holding a lone surrogate (JSON lets a client write ``\\ud800``) goes out
+    escaped, as it came: the sender's answer and every reader's observation carry it, and
+    everyone plays on (R9)."""
+    links = server.create("bot,bot", SMALL, seed=6)
+    clients = [Client(server.ws_url, links["game"], s["token"]) for s in links["seats"]]
+    for c in clients:
+        c.send({"type": "army", "items": BOT.choose_army(c.until("welcome"))})
+    turn = clients[0].until("observation")["turn"]
+    text = "odd " + chr(0xD800)
+    clients[0].send(
+        {
+            "type": "order",
+            "turn": turn,
+            "order": {"kind": "Pass"},
+            "messages": [{"kind": "Message", "text": text, "to": None}],
+        }
+    )
+    assert clients[0].until("received")["messages"][0]["text"] == text
+    clients[1].send({"type": "order", "turn": turn, "order": {"kind": "Pass"}})
+    sent = clients[0].until("observation", turn=turn + 1)["observation"]
+    assert [e["text"] for e in sent["events"] if e["kind"] == "Sent"] == [text]
+    got = clients[1].until("observation", turn=turn + 1)["observation"]
+    assert [m["text"] for m in got["messages"]] == [text]
+    for c in clients:  # both still play
+        c.send({"type": "order", "turn": turn + 1, "order": {"kind": "Pass"}})
+        assert c.until("received", turn=turn + 1)["order"] == {"kind": "Pass"}
+        c.close()
+
+
 def test_agents_decide_in_a_worker_process(tmp_path: Path) -> None:
     with running(ServerConfig(port=0, data=tmp_path, agent_workers=1), web={}) as srv:
         links = srv.create("greedy,greedy", SMALL, seed=3)
