@@ -149,15 +149,17 @@ class ReplayWriter:
         report: TurnReport,
         decisions: Mapping[int, Decision],
         events: Sequence[dict[str, Any]] | None = None,
+        decided: Mapping[str, Any] | None = None,
     ) -> None:
-        """Record a turn; ``events``: its events' plain forms when the caller has made them
-        (:meth:`~antipolix.events.Event.to_dict`, in order)."""
+        """Record a turn. A caller that has made them already gives its events' plain forms
+        (``events``, :meth:`~antipolix.events.Event.to_dict` in order) and ``decided``, the
+        :func:`decisions_record` of ``decisions``."""
         self._lines.append(
             self._encode(
                 {
                     "type": "turn",
                     "turn": report.turn,
-                    **decisions_record(decisions),
+                    **(decisions_record(decisions) if decided is None else decided),
                     "reception": list(report.reception),
                     "events": _events(report) if events is None else list(events),
                 }

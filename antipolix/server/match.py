@@ -662,12 +662,13 @@ class Match:
         self._cancel()
         self.start = self.loop.time()
         clocks = self._clocks()
-        for seat in game.living:  # (a seat that connects later gets it then: catch_up)
+        living = game.living
+        for seat in living:  # (a seat that connects later gets it then: catch_up)
             peer = self.peers[seat]
             if peer is not None:
                 peer.send(encode(self._observation(seat, self.turn, clocks)))
         self._send_view()
-        for seat in game.living:
+        for seat in living:
             if self.spec.seats[seat].kind == "agent":
                 self._ask_agent(seat)
 
@@ -873,10 +874,11 @@ class Match:
         self._cancel()
         orders, times, messages = self._inputs(0.0)
         decisions = {s: Decision(orders[s], times[s], tuple(messages.get(s, ()))) for s in orders}
+        decided = decisions_record(decisions)
         record = {
             "type": "turn",
             "turn": report.turn,
-            **decisions_record(decisions),
+            **decided,
             "reception": list(report.reception),
             "digest": self.game.digest,  # of every event so far (the replay holds the events)
             "out": sorted(self.out),
@@ -885,7 +887,7 @@ class Match:
             self.journal.write(record)
         plain = [e.to_dict() for e in report.events]  # made once: the replay and every frame
         self._plain = {id(e): (e, d) for e, d in zip(report.events, plain, strict=True)}
-        self.writer.turn(self._played(), report, decisions, events=plain)
+        self.writer.turn(self._played(), report, decisions, events=plain, decided=decided)
         self._last_events = report.events
         living = set(self.game.living)
         for seat in decisions:
