@@ -582,9 +582,8 @@ class Match:
     def _played(self) -> PlayedGame:
         if self.played is None:
             names = tuple(s.name for s in self.spec.seats)
-            armies = tuple(
-                tuple(p for p in self.game.placement() if p.owner == s) for s in range(self.players)
-            )
+            placed = self.game.placement()
+            armies = tuple(tuple(p for p in placed if p.owner == s) for s in range(self.players))
             self.played = PlayedGame(self.game, names, armies)
         self.played.game = self.game
         return self.played
