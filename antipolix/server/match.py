@@ -89,8 +89,8 @@ Watch = Literal["public", "end"]
 WATCH_MODES: tuple[Watch, ...] = ("public", "end")
 CLOCK_DELAY = 0.05  # seconds: the clocks frame after an order waits this long for the next one
 MARGIN = 1e-3  # seconds: an order arriving this close to a predicted expiry checks it first
-# gzip level of the replays written: 1, the fastest (9 takes about nine times as long, on the
-# server's event loop's process, for files a quarter smaller)
+# gzip level of the replays the server writes: 1, the fastest (9, the level of every other
+# replay writer, costs about nine times the CPU for files a quarter smaller)
 REPLAY_LEVEL = 1
 
 
