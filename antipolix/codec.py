@@ -35,11 +35,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from antipolix.errors import ArmyError, RulesError
+from antipolix.events import Event
 from antipolix.messages import Command, Delivered, Message
 from antipolix.observation import UNKNOWN_TRAIT, Observation
 from antipolix.orders import Attack, Move, Order, Pass
@@ -368,15 +369,20 @@ def delivered_to_dict(item: Delivered) -> dict[str, Any]:
     return {"turn": item.turn, "sender": item.sender, "text": item.text, "to": item.to}
 
 
-def observation_to_dict(obs: Observation) -> dict[str, Any]:
+def observation_to_dict(
+    obs: Observation, event_dict: Callable[[Event], dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """An observation (R6) as JSON-ready data, every field of :class:`Observation`: ``player``,
     ``turn`` (turns played), ``timer`` (own seconds left, None with timers off), ``living``,
     ``nul`` (standing NUL proposals, R9), ``messages`` (delivered last turn), ``events`` (of the
     last turn as told to the player, :meth:`~antipolix.events.Event.to_dict`) and ``pieces``:
     one ``{"id", "owner", "type", "trait", "cell"}`` per piece seen, in identifier order, with
     types and traits by name (``"hovercraft"``, ``"invisible"``) and ``trait`` None for other
-    players' pieces (R6)."""
+    players' pieces (R6). ``event_dict`` gives an event's plain form (default
+    :meth:`~antipolix.events.Event.to_dict`; the match server passes the forms it made once a
+    turn)."""
     traits = obs.traits.tolist()
+    plain = Event.to_dict if event_dict is None else event_dict
     return {
         "player": obs.player,
         "turn": obs.turn,
@@ -384,7 +390,7 @@ def observation_to_dict(obs: Observation) -> dict[str, Any]:
         "living": list(obs.living),
         "nul": list(obs.nul),
         "messages": [delivered_to_dict(m) for m in obs.messages],
-        "events": [e.to_dict() for e in obs.events],
+        "events": [plain(e) for e in obs.events],
         "pieces": [
             {
                 "id": pid,

@@ -46,17 +46,19 @@ def size_text(n: int) -> str:
     return f"{n // 2**20} MB" if n >= 2**20 else f"{n // 2**10} KB"
 
 
-def envelope_bytes(lines: Sequence[bytes], path: Path) -> bytes:
-    """The file's bytes: the lines, the end record with their checksum, gzip-compressed (with no
-    time stamp: the same game, the same bytes) when ``path`` ends in ``.gz``."""
+def envelope_bytes(lines: Sequence[bytes], path: Path, level: int = 9) -> bytes:
+    """The file's bytes: the lines, the end record with their checksum, gzip-compressed at
+    ``level`` (with no time stamp: the same game, the same bytes) when ``path`` ends in
+    ``.gz``."""
     digest = hashlib.sha256(b"".join(lines)).hexdigest()
     data = b"".join([*lines, line({"type": "end", "lines": len(lines), "sha256": digest})])
-    return gzip.compress(data, mtime=0) if path.name.endswith(".gz") else data
+    return gzip.compress(data, level, mtime=0) if path.name.endswith(".gz") else data
 
 
-def write_records(path: Path, lines: Sequence[bytes]) -> None:
-    """Write a replay's lines and its end record to ``path`` whole or not at all."""
-    write_atomically(path, envelope_bytes(lines, path))
+def write_records(path: Path, lines: Sequence[bytes], level: int = 9) -> None:
+    """Write a replay's lines and its end record to ``path`` whole or not at all (gzip
+    ``level`` 9, the smallest, unless told: the match server writes at 1, the fastest)."""
+    write_atomically(path, envelope_bytes(lines, path, level))
 
 
 def read_records(path: Path, check: Check, most: int = MAX_REPLAY_BYTES) -> list[Record]:

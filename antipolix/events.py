@@ -30,7 +30,21 @@ class Elimination(enum.StrEnum):
     QUIT = "quit"
 
 
+_SCALARS = frozenset((int, float, str, bool, type(None)))  # exact types, returned as they are
+_FIELDS: dict[type, tuple[str, ...]] = {}  # field names of each dataclass met, in order
+
+
 def _plain(value: Any) -> Any:
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is tuple or kind is list:
+        return [_plain(v) for v in value]
+    names = _FIELDS.get(kind)
+    if names is not None:  # (events are made by the hundred a turn: the fields looked up once)
+        out = {name: _plain(getattr(value, name)) for name in names}
+        out["kind"] = kind.__name__
+        return out
     if isinstance(value, enum.StrEnum):
         return value.value
     if isinstance(value, enum.Enum):
@@ -38,8 +52,11 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
     if hasattr(value, "__dataclass_fields__"):
-        out = {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
-        out["kind"] = type(value).__name__
+        names = tuple(f.name for f in fields(value))
+        if not isinstance(value, type):
+            _FIELDS[kind] = names
+        out = {name: _plain(getattr(value, name)) for name in names}
+        out["kind"] = kind.__name__
         return out
     return value
 
@@ -131,6 +148,8 @@ class Crushed(Event):
     def redacted(self, hidden: Callable[[int], bool]) -> Event:
         piece = None if self.piece is None or hidden(self.piece) else self.piece
         victim = None if self.victim is None or hidden(self.victim) else self.victim
+        if piece == self.piece and victim == self.victim:
+            return self  # (nothing hidden: the event itself, whose plain form is made once)
         return replace(self, piece=piece, victim=victim)
 
 
@@ -153,11 +172,11 @@ class Combat(Event):
 
     def redacted(self, hidden: Callable[[int], bool]) -> Event:
         """The defender is not told the ids of invisible attackers (only the powers)."""
-        return replace(
-            self,
-            pieces=tuple(p for p in self.pieces if not hidden(p)),
-            dropped=tuple(d for d in self.dropped if not hidden(d[0])),
-        )
+        pieces = tuple(p for p in self.pieces if not hidden(p))
+        dropped = tuple(d for d in self.dropped if not hidden(d[0]))
+        if len(pieces) == len(self.pieces) and len(dropped) == len(self.dropped):
+            return self  # (nothing hidden)
+        return replace(self, pieces=pieces, dropped=dropped)
 
     TOLD = ("player", "target_owner")
 
@@ -206,11 +225,11 @@ class Eliminated(Event):
 
     def redacted(self, hidden: Callable[[int], bool]) -> Event:
         """Other players are not told the ids of invisible pieces taken or removed."""
-        return replace(
-            self,
-            taken=tuple(p for p in self.taken if not hidden(p)),
-            removed=tuple(p for p in self.removed if not hidden(p)),
-        )
+        taken = tuple(p for p in self.taken if not hidden(p))
+        removed = tuple(p for p in self.removed if not hidden(p))
+        if len(taken) == len(self.taken) and len(removed) == len(self.removed):
+            return self  # (nothing hidden)
+        return replace(self, taken=taken, removed=removed)
 
 
 @dataclass(frozen=True, slots=True)

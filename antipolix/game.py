@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from antipolix import journal, turn
 from antipolix.armies import Zone
@@ -71,7 +72,7 @@ from antipolix.state import (
     new_arrays,
 )
 from antipolix.turn import Submissions
-from antipolix.world import Cell, as_cell, cell_text
+from antipolix.world import Cell, IntArray, as_cell, cell_text
 
 SeedLike = int | np.random.SeedSequence | None
 
@@ -227,7 +228,7 @@ class Game:
 
     @property
     def living(self) -> tuple[int, ...]:
-        return tuple(np.flatnonzero(self.arrays.living).tolist())
+        return tuple([p for p, alive in enumerate(self.arrays.living.tolist()) if alive])
 
     @property
     def timers(self) -> dict[int, float]:
@@ -341,6 +342,13 @@ class Game:
             traits=traits,
             cells=cells,
         )
+
+    def seen_by_all(self) -> tuple[IntArray, npt.NDArray[np.int8], npt.NDArray[np.int8], IntArray]:
+        """R6: the pieces every player sees, the living pieces that are not invisible, as arrays
+        ``(ids, owners, types, cells)`` in identifier order (as :meth:`observe` lists them):
+        what spectators and eliminated players are shown of the board."""
+        ids, owners, types, _, cells = observe_k(self._state, -1)  # (no player's own pieces)
+        return ids, owners, types, cells
 
     # -- placement (R3) ----------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ in the events it is told and reads as ``an unseen piece``.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -38,7 +39,7 @@ from antipolix.events import (
     Undelivered,
 )
 from antipolix.orders import Attack, Move, Order
-from antipolix.pieces import Trait
+from antipolix.pieces import PieceType, Trait
 from antipolix.world import cell_text
 
 if TYPE_CHECKING:
@@ -64,19 +65,28 @@ def piece_namer(game: Game, reader: int | None = None) -> Namer:
     the pieces still stand), with the trait where ``reader`` may know it (its own pieces; every
     piece for the truth, ``reader=None``; R6)."""
 
+    board = game.board  # (read directly: the match server words every turn's events)
+
     def name(pid: int | None) -> str:
         if pid is None:
             return plain_name(pid)
         try:
-            piece = game.piece(pid)
-        except ValueError:  # not a piece of this game
+            row = board.row(operator.index(pid))
+        except TypeError:
+            row = -1
+        if row < 0:  # not a piece of this game
             return plain_name(pid)
-        kind = piece.type.name.lower()
-        if piece.trait is not Trait.NONE and (reader is None or piece.owner == reader):
-            kind = f"{piece.trait.name.lower()} {kind}"
+        kind = _TYPE_WORDS[board.kind[row]]
+        trait = board.trait[row]
+        if trait != Trait.NONE and (reader is None or board.owner[row] == reader):
+            kind = f"{_TRAIT_WORDS[trait]} {kind}"
         return f"{kind} #{pid}"
 
     return name
+
+
+_TYPE_WORDS = {int(k): k.name.lower() for k in PieceType}
+_TRAIT_WORDS = {int(t): t.name.lower() for t in Trait}
 
 
 def order_text(order: Order, name: Namer = plain_name) -> str:

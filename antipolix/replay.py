@@ -27,7 +27,7 @@ from __future__ import annotations
 import copy
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -95,8 +95,18 @@ class ReplayWriter:
     bad path fails before the game is played.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        encode: Callable[[Mapping[str, Any]], bytes] = _line,
+        level: int = 9,
+    ) -> None:
+        """``encode`` makes a record's line (compact JSON; the standard library's by default),
+        ``level`` is the gzip level (9, the smallest file; the match server takes 1, the
+        fastest, and orjson's lines: a served game's turns are its hot loop)."""
         self.path = Path(path)
+        self._encode, self._level = encode, level
         folder = self.path.parent
         if self.path.is_dir():
             raise ReplayError(f"replay path {self.path} is a folder, not a file")
@@ -131,26 +141,35 @@ class ReplayWriter:
             }
             for p in game.placement()
         ]
-        self._lines = [_line(header), _line({"type": "placement", "pieces": pieces})]
+        self._lines = [self._encode(header), self._encode({"type": "placement", "pieces": pieces})]
 
     def turn(
-        self, played: PlayedGame, report: TurnReport, decisions: Mapping[int, Decision]
+        self,
+        played: PlayedGame,
+        report: TurnReport,
+        decisions: Mapping[int, Decision],
+        events: Sequence[dict[str, Any]] | None = None,
+        decided: Mapping[str, Any] | None = None,
     ) -> None:
+        """Record a turn. A caller that has made them already gives its events' plain forms
+        (``events``, :meth:`~antipolix.events.Event.to_dict` in order) and ``decided``, the
+        :func:`decisions_record` of ``decisions``."""
         self._lines.append(
-            _line(
+            self._encode(
                 {
                     "type": "turn",
                     "turn": report.turn,
-                    **decisions_record(decisions),
+                    **(decisions_record(decisions) if decided is None else decided),
                     "reception": list(report.reception),
-                    "events": _events(report),
+                    "events": _events(report) if events is None else list(events),
                 }
             )
         )
 
     def finish(self, played: PlayedGame) -> None:
-        self._lines.append(_line({"type": "result", **_result_to_dict(played.result)}))
-        write_records(self.path, self._lines)  # the end record, gzip: same game, same bytes
+        self._lines.append(self._encode({"type": "result", **_result_to_dict(played.result)}))
+        # the end record, gzip: the same game, the same bytes
+        write_records(self.path, self._lines, self._level)
         self._lines = []
 
     def abort(self) -> None:

@@ -9,6 +9,7 @@ stops at the end of its test (``antipolix.server.running``); every wait is bound
 from __future__ import annotations
 
 import ast
+import asyncio
 import importlib.util
 import json
 import socket
@@ -34,6 +35,7 @@ from antipolix.play import verify
 from antipolix.replay import load_replay
 from antipolix.scores import PlayersFile
 from antipolix.server import Limits, ServerConfig, running
+from antipolix.server.app import ClientPeer
 from antipolix.server.clock import Clocks
 from antipolix.server.protocol import ProtocolError, parse_frame
 from antipolix.server.seats import SeatError, parse_seats
@@ -718,6 +720,60 @@ def test_fuzz_hundreds_of_bad_frames_change_nothing_and_other_games_go_on(tmp_pa
             c.close()
 
 
+def test_frames_go_out_at_once_in_order_and_a_client_that_lags_is_dropped() -> None:
+    """A client's frames leave in the call that gives them while the transport takes them at
+    once; when it makes one wait, the later ones wait behind it, in order, at most ``limit``
+    of them: one more drops the client (it is told why, after the frames before)."""
+
+    async def main() -> None:
+        sent: list[str] = []
+        ready = asyncio.Event()
+        ready.set()
+        closed: list[bool] = []
+
+        async def send(text: str) -> None:
+            await ready.wait()
+            sent.append(text)
+
+        async def close() -> None:
+            closed.append(True)
+
+        peer = ClientPeer(send, close, limit=3)
+        peer.send("a")
+        assert sent == ["a"]  # at once: no task switch
+        ready.clear()
+        peer.send("b")  # the transport makes it wait ...
+        peer.send("c")  # ... and this one waits behind it
+        assert sent == ["a"]
+        ready.set()
+        await asyncio.sleep(0.01)
+        assert sent == ["a", "b", "c"]
+        peer.send("d")
+        assert sent[-1] == "d" and not peer.closed  # at once again
+        ready.clear()
+        for text in "efghi":  # e waits, f g h behind it (the limit), i is one too many
+            peer.send(text)
+        assert peer.closed and closed == []
+        peer.send("j")  # (after the close: not sent)
+        ready.set()
+        await peer.finished(5)
+        assert sent[:8] == ["a", "b", "c", "d", "e", "f", "g", "h"]
+        assert [json.loads(t)["code"] for t in sent[8:]] == ["closed"]
+        assert "more than 3 frames wait" in json.loads(sent[8])["message"]
+        assert closed == [True]
+
+        async def broken(text: str) -> None:
+            raise ConnectionError("gone")
+
+        dead = ClientPeer(broken, close, limit=3)
+        dead.send("x")  # the client has gone: nothing more is tried, the close still closes
+        dead.close("the connection ended")
+        await dead.finished(5)
+        assert closed == [True, True]
+
+    asyncio.run(main())
+
+
 def test_rate_and_refusals_are_bounded(server: Any) -> None:
     links = server.create("bot,greedy", SMALL, seed=2)
     client = Client(server.ws_url, links["game"], links["seats"][0]["token"])
@@ -809,6 +865,38 @@ def test_tcp_lines_carry_the_same_protocol(tmp_path: Path) -> None:
             assert frames.until("observation")["turn"] == turn + 1
             send(b"x" * 20_000 + b"\n")  # longer than a frame may be: refused, then closed
             assert frames.until("error")["code"] == "too-big"
+
+
+def test_r9_a_message_no_utf8_can_carry_reaches_its_readers_and_breaks_no_connection(
+    server: Any,
+) -> None:
+    """A text holding a lone surrogate (JSON lets a client write ``\\ud800``) goes out
+    escaped, as it came: the sender's answer and every reader's observation carry it, and
+    everyone plays on (R9)."""
+    links = server.create("bot,bot", SMALL, seed=6)
+    clients = [Client(server.ws_url, links["game"], s["token"]) for s in links["seats"]]
+    for c in clients:
+        c.send({"type": "army", "items": BOT.choose_army(c.until("welcome"))})
+    turn = clients[0].until("observation")["turn"]
+    text = "odd " + chr(0xD800)
+    clients[0].send(
+        {
+            "type": "order",
+            "turn": turn,
+            "order": {"kind": "Pass"},
+            "messages": [{"kind": "Message", "text": text, "to": None}],
+        }
+    )
+    assert clients[0].until("received")["messages"][0]["text"] == text
+    clients[1].send({"type": "order", "turn": turn, "order": {"kind": "Pass"}})
+    sent = clients[0].until("observation", turn=turn + 1)["observation"]
+    assert [e["text"] for e in sent["events"] if e["kind"] == "Sent"] == [text]
+    got = clients[1].until("observation", turn=turn + 1)["observation"]
+    assert [m["text"] for m in got["messages"]] == [text]
+    for c in clients:  # both still play
+        c.send({"type": "order", "turn": turn + 1, "order": {"kind": "Pass"}})
+        assert c.until("received", turn=turn + 1)["order"] == {"kind": "Pass"}
+        c.close()
 
 
 def test_agents_decide_in_a_worker_process(tmp_path: Path) -> None:

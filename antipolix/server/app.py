@@ -25,7 +25,8 @@ import secrets
 import socket
 import sys
 import threading
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections import deque
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -146,48 +147,118 @@ class Bucket:
 
 
 class ClientPeer:
-    """A client connection: frames go out through a bounded queue written by one task."""
+    """A client connection. Frames go out in the order given: at once when the transport takes
+    them without waiting, the usual case (a turn's frames leave in the event loop's step that
+    made them, with no task switch a frame: :func:`_start`), else through a bounded backlog that
+    a task writes as the transport allows (a client that lets more than ``limit`` frames pile
+    up is dropped, and may reconnect)."""
 
     def __init__(
         self,
-        send: Callable[[str], Awaitable[None]],
+        send: Callable[[str], Coroutine[Any, Any, None]],
         close: Callable[[], Awaitable[None]],
         limit: int,
     ) -> None:
         self._send, self._close = send, close
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.limit = limit
-        self.closed = False
-        self.task = asyncio.create_task(self._write())
+        self.closed = False  # no more frames are taken (the last ones may still be going out)
+        self._backlog: deque[str] = deque()
+        self._writer: asyncio.Task[None] | None = None  # writes the backlog, while there is one
+        self._gone = False  # the transport failed: nothing more goes out
+        self._done = asyncio.get_running_loop().create_future()  # set once the transport closed
 
     def send(self, text: str) -> None:
         if self.closed:
             return
-        if self.queue.qsize() >= self.limit:
-            self.close(f"more than {self.limit} frames wait for this client: reconnect")
+        self._put(text)
+
+    def _put(self, text: str) -> None:
+        if self._gone:
             return
-        self.queue.put_nowait(text)
+        if self._writer is not None:
+            if len(self._backlog) >= self.limit:
+                self.close(f"more than {self.limit} frames wait for this client: reconnect")
+                return
+            self._backlog.append(text)
+            return
+        try:
+            waiting = _start(self._send(text))
+        except Exception:  # the client has gone: nothing more to send
+            self._gone = True
+            return
+        if waiting is not None:  # the transport makes it wait: a task finishes it, then the rest
+            self._writer = asyncio.ensure_future(self._write(waiting))
 
     def close(self, reason: str) -> None:
+        """Say why, and close the transport once the frames before are out."""
         if self.closed:
             return
-        self.queue.put_nowait(encode(error_frame("closed", reason)))
         self.closed = True
-        self.queue.put_nowait(None)
+        text = encode(error_frame("closed", reason))
+        if self._writer is not None:  # (the writer closes the transport after the backlog)
+            self._backlog.append(text)
+            return
+        self._put(text)
+        if self._writer is None:
+            self._writer = asyncio.ensure_future(self._write(None))
 
-    async def _write(self) -> None:
+    async def _write(self, waiting: _Started | None) -> None:
         try:
-            while True:
-                text = await self.queue.get()
-                if text is None:
-                    break
-                await self._send(text)
+            if waiting is not None:
+                await _finish(*waiting)
+            while self._backlog:
+                await self._send(self._backlog.popleft())
         except Exception:  # the client has gone: nothing more to send
-            pass
+            self._gone = True
+            self._backlog.clear()
         finally:
-            self.closed = True
-            with contextlib.suppress(Exception):
-                await self._close()
+            self._writer = None
+            if self.closed or self._gone:
+                self.closed = True
+                with contextlib.suppress(Exception):
+                    await self._close()
+                if not self._done.done():
+                    self._done.set_result(None)
+
+    async def finished(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) until the last frames are out and the transport
+        is closed."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self._done), timeout)
+
+
+# a coroutine started by _start, and what it waits for
+_Started = tuple[Coroutine[Any, Any, None], Any]
+
+
+def _start(coroutine: Coroutine[Any, Any, None]) -> _Started | None:
+    """Run ``coroutine`` (a transport's send) now, as a task's first step would: None if it
+    ran to its end without waiting, else the coroutine and what it waits for, for
+    :func:`_finish`. Its exceptions are raised here."""
+    try:
+        waiting = coroutine.send(None)
+    except StopIteration:
+        return None
+    return coroutine, waiting
+
+
+async def _finish(coroutine: Coroutine[Any, Any, None], waiting: Any) -> None:
+    """Run a coroutine that :func:`_start` began on to its end, in this task: each time, wait
+    for what it waits for (a future, or None for a bare yield), then resume it."""
+    try:
+        while True:
+            if waiting is None:
+                await asyncio.sleep(0)
+            else:
+                waiting._asyncio_future_blocking = False  # (what a task does with a future)
+                if not waiting.done():
+                    await asyncio.wait([waiting])  # (its outcome goes back to the coroutine)
+            try:
+                waiting = coroutine.send(None)
+            except StopIteration:
+                return
+    finally:
+        coroutine.close()  # (nothing if it ended; cancelled with this task otherwise)
 
 
 class Server:
@@ -523,7 +594,7 @@ class Server:
 
             peer = ClientPeer(websocket.send_text, close, self.limits.queue)
             await self.serve_client(peer, receive)
-            await asyncio.wait([peer.task], timeout=5)
+            await peer.finished(5)
         except Exception:  # the client went away mid-frame
             pass
         finally:
@@ -569,7 +640,7 @@ class Server:
 
         try:
             await self.serve_client(peer, receive)
-            await asyncio.wait([peer.task], timeout=5)
+            await peer.finished(5)
         finally:
             self._tcp_writers.discard(writer)
             self.connections -= 1
@@ -620,6 +691,10 @@ class Server:
                 access_log=False,
                 lifespan="off",
                 ws_max_size=self.limits.socket_bytes,
+                # frames go out uncompressed: they are small (an observation is a few KB),
+                # and compressing each one (and inflating it at the client) cost more than
+                # anything else the transport does per frame
+                ws_per_message_deflate=False,
                 ws_ping_interval=20.0,
                 ws_ping_timeout=20.0,
                 limit_concurrency=self.limits.max_connections + 64,

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from antipolix.errors import AntipolixError
+from antipolix.server.protocol import encode_line
 
 FORMAT = "antipolix-served-game"
 VERSION = 1
@@ -44,10 +45,6 @@ MAX_JOURNAL = 256 * 2**20  # bytes of one journal
 
 class JournalError(AntipolixError):
     """A journal that cannot be read back as a served game (its file is named)."""
-
-
-def _line(record: Mapping[str, Any]) -> bytes:
-    return (json.dumps(record, separators=(",", ":"), allow_nan=False) + "\n").encode("utf-8")
 
 
 class GameJournal:
@@ -83,7 +80,7 @@ class GameJournal:
     def write(self, record: Mapping[str, Any]) -> None:
         if self._handle is None:
             raise JournalError(f"journal {self.path} is closed")
-        self._handle.write(_line(record))
+        self._handle.write(encode_line(record))
         self._handle.flush()
 
     def close(self) -> None:

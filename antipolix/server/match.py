@@ -46,6 +46,7 @@ from antipolix.agents import Agent
 from antipolix.agents.army import GivenArmy
 from antipolix.agents.base import Decision
 from antipolix.codec import (
+    TYPE_NAMES,
     item_name,
     message_from_dict,
     message_to_dict,
@@ -70,7 +71,14 @@ from antipolix.scores import PlayersFile
 from antipolix.server.agents import AgentHost
 from antipolix.server.clock import Clocks
 from antipolix.server.journal import SUFFIX, GameJournal, JournalError, read_journal
-from antipolix.server.protocol import MAX_MESSAGES, Frame, ProtocolError, encode, error_frame
+from antipolix.server.protocol import (
+    MAX_MESSAGES,
+    Frame,
+    ProtocolError,
+    encode,
+    encode_line,
+    error_frame,
+)
 from antipolix.server.seats import SeatSpec
 from antipolix.server.tokens import find
 from antipolix.version import __version__
@@ -81,6 +89,9 @@ Watch = Literal["public", "end"]
 WATCH_MODES: tuple[Watch, ...] = ("public", "end")
 CLOCK_DELAY = 0.05  # seconds: the clocks frame after an order waits this long for the next one
 MARGIN = 1e-3  # seconds: an order arriving this close to a predicted expiry checks it first
+# gzip level of the replays the server writes: 1, the fastest (9, the level of every other
+# replay writer, costs about nine times the CPU for files a quarter smaller)
+REPLAY_LEVEL = 1
 
 
 class Peer(Protocol):
@@ -225,7 +236,7 @@ class Match:
         self.watchers: set[Peer] = set()
         self.armies: dict[int, tuple[list[ArmyItem], list[tuple[int, int, int]] | None]] = {}
         self.journal: GameJournal | None = None
-        self.writer = ReplayWriter(self.replay_path)
+        self.writer = ReplayWriter(self.replay_path, encode=encode_line, level=REPLAY_LEVEL)
         self.played: PlayedGame | None = None
         self.scores: dict[str, int] | None = None
         self.paused = False
@@ -242,6 +253,8 @@ class Match:
         self.queued: dict[int, list[Message | Command]] = {s: [] for s in range(self.players)}
         self.last: dict[int, str] = {}  # the last observation of each seat out of the game
         self._view_text, self._view_turn = "", 0  # the turn's public view frame, once made
+        self._plain: dict[int, tuple[Event, dict[str, Any]]] = {}  # the last turn's events' forms
+        self._ending: asyncio.Future[None] | None = None  # the replay being written at the end
         self.result_frame = ""
 
     # -- paths -------------------------------------------------------------------------------
@@ -569,9 +582,8 @@ class Match:
     def _played(self) -> PlayedGame:
         if self.played is None:
             names = tuple(s.name for s in self.spec.seats)
-            armies = tuple(
-                tuple(p for p in self.game.placement() if p.owner == s) for s in range(self.players)
-            )
+            placed = self.game.placement()
+            armies = tuple(tuple(p for p in placed if p.owner == s) for s in range(self.players))
             self.played = PlayedGame(self.game, names, armies)
         self.played.game = self.game
         return self.played
@@ -649,12 +661,13 @@ class Match:
         self._cancel()
         self.start = self.loop.time()
         clocks = self._clocks()
-        for seat in game.living:  # (a seat that connects later gets it then: catch_up)
+        living = game.living
+        for seat in living:  # (a seat that connects later gets it then: catch_up)
             peer = self.peers[seat]
             if peer is not None:
                 peer.send(encode(self._observation(seat, self.turn, clocks)))
         self._send_view()
-        for seat in game.living:
+        for seat in living:
             if self.spec.seats[seat].kind == "agent":
                 self._ask_agent(seat)
 
@@ -669,7 +682,7 @@ class Match:
             "game": self.id,
             "seat": seat,
             "turn": turn,
-            "observation": observation_to_dict(obs),
+            "observation": observation_to_dict(obs, self._event_dict),
             "told": told,
         }
         if clocks is not None:
@@ -860,17 +873,20 @@ class Match:
         self._cancel()
         orders, times, messages = self._inputs(0.0)
         decisions = {s: Decision(orders[s], times[s], tuple(messages.get(s, ()))) for s in orders}
+        decided = decisions_record(decisions)
         record = {
             "type": "turn",
             "turn": report.turn,
-            **decisions_record(decisions),
+            **decided,
             "reception": list(report.reception),
             "digest": self.game.digest,  # of every event so far (the replay holds the events)
             "out": sorted(self.out),
         }
         if self.journal is not None:
             self.journal.write(record)
-        self.writer.turn(self._played(), report, decisions)
+        plain = [e.to_dict() for e in report.events]  # made once: the replay and every frame
+        self._plain = {id(e): (e, d) for e, d in zip(report.events, plain, strict=True)}
+        self.writer.turn(self._played(), report, decisions, events=plain, decided=decided)
         self._last_events = report.events
         living = set(self.game.living)
         for seat in decisions:
@@ -895,6 +911,14 @@ class Match:
 
     _last_events: tuple[Event, ...] = ()
 
+    def _event_dict(self, event: Event) -> dict[str, Any]:
+        """An event of the last turn in its plain form: made once a turn for all who are told
+        it whole (an event with something hidden from its reader is a copy, made anew)."""
+        hit = self._plain.get(id(event))
+        if hit is not None and hit[0] is event:
+            return hit[1]
+        return event.to_dict()
+
     def public_view(self) -> dict[str, Any]:
         """The board as every player sees it (R6): visible pieces without traits, and the last
         turn's events that everyone is told of, with the identifiers of invisible pieces left
@@ -904,15 +928,26 @@ class Match:
         def hidden(pid: int) -> bool:
             return game.piece(pid).trait is Trait.INVISIBLE
 
-        visible = [p for p in game.pieces() if p.trait is not Trait.INVISIBLE]
+        ids, owners, types, cells = game.seen_by_all()
         return {
             "turn": game.turn,
             "living": list(game.living),
             "nul": [int(p) for p in np.flatnonzero(game.arrays.nul)],
             "events": [
-                e.redacted(hidden).to_dict() for e in self._last_events if e.audience() is None
+                self._event_dict(e.redacted(hidden))
+                for e in self._last_events
+                if e.audience() is None
             ],
-            "pieces": pieces_data(visible, traits=False),
+            "pieces": [
+                {"id": pid, "owner": owner, "type": TYPE_NAMES[kind], "trait": None, "cell": cell}
+                for pid, owner, kind, cell in zip(
+                    ids.tolist(),
+                    owners.tolist(),
+                    types.tolist(),
+                    cells.reshape(-1, 3).tolist(),
+                    strict=True,
+                )
+            ],
         }
 
     def _view_frame(self) -> str:
@@ -942,10 +977,28 @@ class Match:
     # -- the end -----------------------------------------------------------------------------------
 
     def _end(self) -> None:
+        """The game is over: its replay is written (in a thread: compressing it and syncing it
+        to disk would hold up every other game), then everything else is done
+        (:meth:`_over`)."""
+        self._cancel()
+        self._ending = asyncio.ensure_future(asyncio.to_thread(self.writer.finish, self._played()))
+        self._ending.add_done_callback(self._over)
+
+    def _over(self, written: asyncio.Future[None]) -> None:
+        """After the replay is written: the scores (R11), the journal's last line, the result
+        to everyone."""
+        if written.cancelled():  # (the server stopped meanwhile: the journal restores the game)
+            return
+        if written.exception() is not None:
+            print(
+                f"antipolix: warning: game {self.id}: the replay was not written: "
+                f"{written.exception()}",
+                file=sys.stderr,
+            )
+        if self.closed:
+            return
         result = self.game.result
         assert result is not None
-        self._cancel()
-        self.writer.finish(self._played())
         if self.players_file is not None:
             self.scores = self._score(result)
         if self.journal is not None:
