@@ -24,10 +24,10 @@ taken in expectation over the R8 outcomes of a successful attack (destroy, telep
 - **advance** and **cohesion**: distance of each piece from the nearest enemy, and the strength
   of own pieces around the moved piece (defence counts adjacent own pieces, R8).
 
-The decision is one compiled kernel (:func:`planner_act`, numba): grids of defence, enemy
-reach and own reach are built once per turn (cube sums, R1), and a move only changes the pieces
-around its start and end cells. A player-turn (its decision and its resolution) takes about
-50 µs on the default rules, 25 times less than the numpy planner it replaced
+The decision is one compiled kernel (:func:`planner_act`, numba): grids of defence, own reach
+and each enemy owner's reach are built once per turn (cube sums, R1), and a move only changes
+the pieces around its start and end cells. A player-turn (its decision and its resolution)
+takes about 40 µs on the default rules, 30 times less than the numpy planner it replaced
 (``experiments/bench_games.py --agents planner``).
 
 It decides from its own observation only (R6): enemy traits are hidden and enemy invisible
