@@ -66,6 +66,15 @@ def recorder(name: str, positions: list[Position]) -> PlannerAgent:
     return out
 
 
+@numba.njit(cache=False)  # type: ignore[untyped-decorator]
+def fresh_copy(m: Memory) -> Memory:
+    """A copy of memory ``m`` (a decision changes the memory it is given)."""
+    return make_memory(
+        m.first_cell.copy(), m.moved.copy(), m.seen_type.copy(), m.mark_turn.copy(),
+        m.mark_value.copy(), m.hidden.copy(), m.counters.copy(),
+    )  # fmt: skip
+
+
 # not cached on disk: numba would not see a change to the planner's kernels it calls
 @numba.njit(cache=False)  # type: ignore[untyped-decorator]
 def _decide(t: Any, seen: Any, m: Memory, w: Any, reps: int, rng: Any, act: bool) -> int:
@@ -73,10 +82,7 @@ def _decide(t: Any, seen: Any, m: Memory, w: Any, reps: int, rng: Any, act: bool
     False: the copies alone)."""
     total = 0
     for _ in range(reps):
-        memory = make_memory(
-            m.first_cell.copy(), m.moved.copy(), m.seen_type.copy(), m.mark_turn.copy(),
-            m.mark_value.copy(), m.hidden.copy(), m.counters.copy(),
-        )  # fmt: skip
+        memory = fresh_copy(m)
         if act:
             total += planner_act(t, seen, memory, 0.2, 1.5, w, rng)[0]
         else:

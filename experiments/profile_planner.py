@@ -35,11 +35,12 @@ from typing import Any
 
 import numba
 import numpy as np
+from bench_weights import fresh_copy, recorder  # the benchmark's recording and memory copy
 from numba.core.registry import CPUDispatcher
 
 from antipolix import Rules
 from antipolix.agents import agent_named
-from antipolix.agents.memory import Memory, make_memory
+from antipolix.agents.memory import Memory
 from antipolix.agents.planner.decision import best_attack, candidates, hopeless
 from antipolix.agents.planner.exposure import exposure
 from antipolix.agents.planner.guard import chief_guard
@@ -73,10 +74,7 @@ def _prefix(t: Any, seen: Any, m: Memory, w: Any, reps: int, rng: Any, upto: int
     alone), each from a fresh copy of the memory; a sum so that nothing is optimised away."""
     total = 0.0
     for _ in range(reps):
-        memory = make_memory(
-            m.first_cell.copy(), m.moved.copy(), m.seen_type.copy(), m.mark_turn.copy(),
-            m.mark_value.copy(), m.hidden.copy(), m.counters.copy(),
-        )  # fmt: skip
+        memory = fresh_copy(m)
         if upto < 1:
             total += memory.counters[0]
             continue
@@ -123,7 +121,6 @@ def record(
     names: list[str], games: int, players: int = 2
 ) -> tuple[Rules, list[tuple[Any, Memory]]]:
     """The positions the agents ``names`` decide on in ``games`` games of ``players`` each."""
-    from bench_weights import recorder  # the same recording as the benchmark's
 
     rules = Rules(players=players, think_times="drawn")
     positions: list[tuple[Any, Memory]] = []

@@ -6,6 +6,7 @@ from __future__ import annotations
 from antipolix.agents.planner.reading import Turn, threat_at
 from antipolix.agents.planner.weights import (
     CHIEF_FAR,
+    CHIEF_UNSEEN,
     GUARD_MARGIN,
     GUARD_MIN,
     I_CHIEF_FAR,
@@ -30,7 +31,6 @@ def chief_guard(
     """Chief guard, added to ``score``: enemy power within two enemy moves against the
     chief's defence, and the chief's distance from the enemy."""
     ci = tn.ci
-    here = tn.o_flat[ci]
     ring = tn.ring
     strength = 0
     for q in range(len(tn.o_s)):
@@ -39,12 +39,8 @@ def chief_guard(
     if tn.w[I_GUARD_SHARE] * float(strength) < least:
         least = tn.w[I_GUARD_SHARE] * float(strength)
     margin = GUARD_MARGIN * tn.unit
-    at = tn.o_pos
-    now, later, boxes, strongest, hidden = tn.now, tn.later, tn.boxes, tn.strongest, tn.hidden
-    threat, extra = threat_at(
-        now, later, boxes, strongest, hidden, at[ci, 0], at[ci, 1], at[ci, 2], here
-    )
-    t2_here = threat + extra
+    # the chief's threat where it stands, as read_turn read it (less its unseen allowance)
+    t2_here = tn.t_own[ci] + tn.x_own[ci] - CHIEF_UNSEEN * tn.unit
     need0 = float(t2_here + margin)
     if least > need0:
         need0 = least
@@ -53,6 +49,7 @@ def chief_guard(
         guard0 = 0.0
     far0 = min(tn.o_dist[ci], CHIEF_FAR)
     o_flat, o_s = tn.o_flat, tn.o_s
+    now, later, boxes, strongest, hidden = tn.now, tn.later, tn.boxes, tn.strongest, tn.hidden
     d_chief = tn.d_own[ci]
     w_guard, w_far = tn.w[I_GUARD], tn.w[I_CHIEF_FAR]
     for k in range(len(dest)):

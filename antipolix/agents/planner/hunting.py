@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from antipolix.agents.planner.board import cube_sums_at, zero_box
+from antipolix.agents.planner.board import cube_sums_at, inlined, zero_box
 from antipolix.agents.planner.reading import Turn
 from antipolix.agents.planner.sums import ONE, pairwise, trailing_zeros
 from antipolix.agents.planner.values import cover
@@ -367,11 +367,9 @@ def _near_sums(
         i = mover[k]
         if kind_of[i] != kk or not near[i]:
             continue
-        a0, a1, a2 = o_pos[i, 0] - b0, o_pos[i, 1] - b1, o_pos[i, 2] - b2
-        e0, e1, e2 = end[k, 0] - b0, end[k, 1] - b1, end[k, 2] - b2
-        if (0 <= a0 < s0 and 0 <= a1 < s1 and 0 <= a2 < s2) or (
-            0 <= e0 < s0 and 0 <= e1 < s1 and 0 <= e2 < s2
-        ):
+        at_a = _mask_row(o_pos[i, 0] - b0, o_pos[i, 1] - b1, o_pos[i, 2] - b2, s0, s1, s2)
+        at_b = _mask_row(end[k, 0] - b0, end[k, 1] - b1, end[k, 2] - b2, s0, s1, s2)
+        if at_a >= 0 or at_b >= 0:
             touched = True
             break
     if not touched:
@@ -383,14 +381,9 @@ def _near_sums(
         i = mover[k]
         if kind_of[i] != kk or not near[i]:
             continue
-        a0, a1, a2 = o_pos[i, 0] - b0, o_pos[i, 1] - b1, o_pos[i, 2] - b2
-        at_a = -1  # the mask rows of its start and end cells, if within the box
-        if 0 <= a0 < s0 and 0 <= a1 < s1 and 0 <= a2 < s2:
-            at_a = (a0 * s1 + a1) * s2 + a2
-        e0, e1, e2 = end[k, 0] - b0, end[k, 1] - b1, end[k, 2] - b2
-        at_b = -1
-        if 0 <= e0 < s0 and 0 <= e1 < s1 and 0 <= e2 < s2:
-            at_b = (e0 * s1 + e1) * s2 + e2
+        # the mask rows of its start and end cells, if within the box
+        at_a = _mask_row(o_pos[i, 0] - b0, o_pos[i, 1] - b1, o_pos[i, 2] - b2, s0, s1, s2)
+        at_b = _mask_row(end[k, 0] - b0, end[k, 1] - b1, end[k, 2] - b2, s0, s1, s2)
         if single:
             column[:] = 0.0
         acc = 0.0
@@ -410,6 +403,15 @@ def _near_sums(
         if single:
             acc = pairwise(column, 0, size)
         sums[k, u] = acc
+
+
+@inlined
+def _mask_row(z: int, y: int, x: int, s0: int, s1: int, s2: int) -> int:
+    """The row of cell ``(z, y, x)`` (from the box's corner) among the box's ``s0`` by ``s1``
+    by ``s2`` cells, or -1 outside it."""
+    if 0 <= z < s0 and 0 <= y < s1 and 0 <= x < s2:
+        return (z * s1 + y) * s2 + x
+    return -1
 
 
 @kernel

@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 
 from antipolix.agents.memory import LAST_FIGHT, N_HIDDEN, Memory
-from antipolix.agents.planner.board import distances, inlined, stamp, zero_box
+from antipolix.agents.planner.board import box_of, distances, inlined, stamp, zero_box
 from antipolix.agents.planner.sums import pairwise, spread_total
 from antipolix.agents.planner.values import piece_risk, unit_of
 from antipolix.agents.planner.weights import (
@@ -258,10 +258,11 @@ def enemy_reach(
                 for a in range(3):
                     boxes[g, a] = min(boxes[g, a], max(e_pos[j, a] - 2 * e_f[j], lo[a]))
                     boxes[g, 3 + a] = max(boxes[g, 3 + a], min(e_pos[j, a] + 2 * e_f[j], hi[a]))
-        box = (boxes[g, 0], boxes[g, 1], boxes[g, 2], boxes[g, 3], boxes[g, 4], boxes[g, 5])
+        olo, ohi = boxes[g, :3], boxes[g, 3:]
+        box = box_of(olo, ohi)
         now_o, later_o = now[g], later[g]
-        zero_box(now_o, dims, boxes[g, :3], boxes[g, 3:])
-        zero_box(later_o, dims, boxes[g, :3], boxes[g, 3:])
+        zero_box(now_o, dims, olo, ohi)
+        zero_box(later_o, dims, olo, ohi)
         for u in range(first[o], first[o + 1]):
             j = grouped[u]
             if e_f[j] > 0:
