@@ -39,6 +39,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy.typing as npt
+
 from antipolix.errors import ArmyError, RulesError
 from antipolix.events import Event
 from antipolix.messages import Command, Delivered, Message
@@ -381,7 +383,6 @@ def observation_to_dict(
     players' pieces (R6). ``event_dict`` gives an event's plain form (default
     :meth:`~antipolix.events.Event.to_dict`; the match server passes the forms it made once a
     turn)."""
-    traits = obs.traits.tolist()
     plain = Event.to_dict if event_dict is None else event_dict
     return {
         "player": obs.player,
@@ -391,21 +392,35 @@ def observation_to_dict(
         "nul": list(obs.nul),
         "messages": [delivered_to_dict(m) for m in obs.messages],
         "events": [plain(e) for e in obs.events],
-        "pieces": [
-            {
-                "id": pid,
-                "owner": owner,
-                "type": TYPE_NAMES[kind],
-                "trait": None if trait == UNKNOWN_TRAIT else TRAIT_NAMES[trait],
-                "cell": cell,
-            }
-            for pid, owner, kind, trait, cell in zip(
-                obs.ids.tolist(),
-                obs.owners.tolist(),
-                obs.types.tolist(),
-                traits,
-                obs.cells.reshape(-1, 3).tolist(),
-                strict=True,
-            )
-        ],
+        "pieces": seen_pieces(obs.ids, obs.owners, obs.types, obs.cells, obs.traits),
     }
+
+
+def seen_pieces(
+    ids: npt.NDArray[Any],
+    owners: npt.NDArray[Any],
+    types: npt.NDArray[Any],
+    cells: npt.NDArray[Any],
+    traits: npt.NDArray[Any] | None = None,
+) -> list[dict[str, Any]]:
+    """Pieces seen (R6), from an observation's arrays, as JSON-ready data: one ``{"id",
+    "owner", "type", "trait", "cell"}`` each, types and traits by name, ``trait`` None where it
+    is unknown (other players' pieces, or every piece without ``traits``)."""
+    known = [UNKNOWN_TRAIT] * len(ids) if traits is None else traits.tolist()
+    return [
+        {
+            "id": pid,
+            "owner": owner,
+            "type": TYPE_NAMES[kind],
+            "trait": None if trait == UNKNOWN_TRAIT else TRAIT_NAMES[trait],
+            "cell": cell,
+        }
+        for pid, owner, kind, trait, cell in zip(
+            ids.tolist(),
+            owners.tolist(),
+            types.tolist(),
+            known,
+            cells.reshape(-1, 3).tolist(),
+            strict=True,
+        )
+    ]

@@ -40,25 +40,22 @@ def _plain(value: Any) -> Any:
         return value
     if kind is tuple or kind is list:
         return [_plain(v) for v in value]
-    names = _FIELDS.get(kind)
-    if names is not None:  # (events are made by the hundred a turn: the fields looked up once)
-        out = {name: _plain(getattr(value, name)) for name in names}
-        out["kind"] = kind.__name__
-        return out
-    if isinstance(value, enum.StrEnum):
-        return value.value
-    if isinstance(value, enum.Enum):
-        return value.name
-    if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
-    if hasattr(value, "__dataclass_fields__"):
+    names = _FIELDS.get(kind)  # (events are made by the hundred a turn: fields looked up once)
+    if names is None:
+        if isinstance(value, enum.StrEnum):
+            return value.value
+        if isinstance(value, enum.Enum):
+            return value.name
+        if isinstance(value, (tuple, list)):
+            return [_plain(v) for v in value]
+        if not hasattr(value, "__dataclass_fields__"):
+            return value
         names = tuple(f.name for f in fields(value))
         if not isinstance(value, type):
             _FIELDS[kind] = names
-        out = {name: _plain(getattr(value, name)) for name in names}
-        out["kind"] = kind.__name__
-        return out
-    return value
+    out = {name: _plain(getattr(value, name)) for name in names}
+    out["kind"] = kind.__name__
+    return out
 
 
 @dataclass(frozen=True, slots=True)

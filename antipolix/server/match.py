@@ -46,7 +46,6 @@ from antipolix.agents import Agent
 from antipolix.agents.army import GivenArmy
 from antipolix.agents.base import Decision
 from antipolix.codec import (
-    TYPE_NAMES,
     item_name,
     message_from_dict,
     message_to_dict,
@@ -56,6 +55,7 @@ from antipolix.codec import (
     parse_item,
     rules_from_dict,
     rules_to_dict,
+    seen_pieces,
 )
 from antipolix.end import EndReason, GameResult
 from antipolix.errors import AntipolixError
@@ -938,16 +938,7 @@ class Match:
                 for e in self._last_events
                 if e.audience() is None
             ],
-            "pieces": [
-                {"id": pid, "owner": owner, "type": TYPE_NAMES[kind], "trait": None, "cell": cell}
-                for pid, owner, kind, cell in zip(
-                    ids.tolist(),
-                    owners.tolist(),
-                    types.tolist(),
-                    cells.reshape(-1, 3).tolist(),
-                    strict=True,
-                )
-            ],
+            "pieces": seen_pieces(ids, owners, types, cells),
         }
 
     def _view_frame(self) -> str:
