@@ -28,6 +28,7 @@ from typing import Any
 import orjson
 
 from antipolix.codec import parse_item
+from antipolix.envelope import line
 from antipolix.errors import AntipolixError
 from antipolix.messages import Command, Message
 from antipolix.orders import Attack, Move, Order, Pass
@@ -345,7 +346,7 @@ def encode_line(record: Mapping[str, Any]) -> bytes:
     try:
         return orjson.dumps(record, option=_OPTIONS) + b"\n"
     except orjson.JSONEncodeError:
-        return (json.dumps(record, separators=(",", ":"), allow_nan=False) + "\n").encode()
+        return line(record)  # (the replays' own line: what orjson refuses)
 
 
 # keys that are not text become text, numpy numbers plain numbers (as the standard library does)
