@@ -362,16 +362,16 @@ def _near_sums(
     b0, b1, b2 = box[u, 0] - r, box[u, 1] - r, box[u, 2] - r
     s0, s1, s2 = box[u, 3] + r - b0 + 1, box[u, 4] + r - b1 + 1, box[u, 5] + r - b2 + 1
     up, down, near, kind_of, o_pos = rf.up[u, :, kk], rf.down[u, :, kk], rf.near, kinds.of, tn.o_pos
+    # per move of this kind: the mask rows of its start and end cells (-1: outside the box)
+    rows = np.full((len(mover), 2), -1, dtype=np.int64)
     touched = False  # does a move start or end within the box (else its sum stays 0)?
     for k in range(len(mover)):
         i = mover[k]
         if kind_of[i] != kk or not near[i]:
             continue
-        at_a = _mask_row(o_pos[i, 0] - b0, o_pos[i, 1] - b1, o_pos[i, 2] - b2, s0, s1, s2)
-        at_b = _mask_row(end[k, 0] - b0, end[k, 1] - b1, end[k, 2] - b2, s0, s1, s2)
-        if at_a >= 0 or at_b >= 0:
-            touched = True
-            break
+        rows[k, 0] = _mask_row(o_pos[i, 0] - b0, o_pos[i, 1] - b1, o_pos[i, 2] - b2, s0, s1, s2)
+        rows[k, 1] = _mask_row(end[k, 0] - b0, end[k, 1] - b1, end[k, 2] - b2, s0, s1, s2)
+        touched = touched or rows[k, 0] >= 0 or rows[k, 1] >= 0
     if not touched:
         return
     masks = refuge_masks(rf, u, r, b0, b1, b2, s1, s2, s0 * s1 * s2)
@@ -381,9 +381,7 @@ def _near_sums(
         i = mover[k]
         if kind_of[i] != kk or not near[i]:
             continue
-        # the mask rows of its start and end cells, if within the box
-        at_a = _mask_row(o_pos[i, 0] - b0, o_pos[i, 1] - b1, o_pos[i, 2] - b2, s0, s1, s2)
-        at_b = _mask_row(end[k, 0] - b0, end[k, 1] - b1, end[k, 2] - b2, s0, s1, s2)
+        at_a, at_b = rows[k, 0], rows[k, 1]
         if single:
             column[:] = 0.0
         acc = 0.0
