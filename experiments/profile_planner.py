@@ -92,7 +92,7 @@ def _prefix(t: Any, seen: Any, m: Memory, w: Any, reps: int, rng: Any, upto: int
         total += len(dest)
         if upto < 5 or not len(dest):
             continue
-        mover = np.searchsorted(s.own, s.mobile)[who]
+        mover = s.mobile_own[who]
         score, adj_ab, d_mover = exposure(tn, mover, dest, end)
         total += score.sum()
         if upto < 6:

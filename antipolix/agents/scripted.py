@@ -193,13 +193,14 @@ def _without(rows: IntArray, row: int) -> IntArray:
 def note_moves(s: Sight, memory: Memory) -> None:
     """Remember the cell each visible enemy piece was first seen on, and which have moved since
     (a chief suspect is one never seen to move, R6: traits are hidden)."""
-    seen = s.seen
+    # (fields read once: a record's field read in the loop counts a reference each time)
+    ids, flats, first, moved = s.seen.ids, s.flat, memory.first_cell, memory.moved
     for row in s.enemy:
-        pid, flat = seen.ids[row], s.flat[row]
-        if memory.first_cell[pid] < 0:
-            memory.first_cell[pid] = flat
-        elif memory.first_cell[pid] != flat:
-            memory.moved[pid] = True
+        pid, flat = ids[row], flats[row]
+        if first[pid] < 0:
+            first[pid] = flat
+        elif first[pid] != flat:
+            moved[pid] = True
 
 
 @kernel

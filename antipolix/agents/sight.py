@@ -44,6 +44,7 @@ class Sight(NamedTuple):
     tlabels: IntArray  # (T,) their components (R5)
     chief: int  # row of the own chief, or -1
     mobile: IntArray  # rows of own pieces that move (field > 0)
+    mobile_own: IntArray  # per mobile piece, its index in ``own``
     near: BoolArray  # per mobile piece: within radius 1 of an own teleporter (R5)
     scratch: BoolArray  # a board of False, for reach (left False)
     enemy_cells: IntArray  # (E, 3) the cells of the visible enemy pieces, in ``enemy`` order
@@ -69,17 +70,44 @@ def sight_k(t: Tables, seen: Seen) -> Sight:
         occupied[flat[r]] = True
         strengths[r] = t.strength[types[r]]
         fields[r] = t.move[types[r]]
-    mine = seen.owners == seen.player
-    own = np.flatnonzero(mine)
-    enemy = np.flatnonzero(~mine)
-    # other players' traits are hidden (UNKNOWN_TRAIT), so these are own pieces only (R6)
-    tele = np.flatnonzero(seen.traits == TELEPORTER)
-    tcells = seen.cells[tele].copy()
-    tlabels = np.empty(len(tele), dtype=np.int64)
+    # the own, enemy, teleporter and mobile rows, in order, counted first then listed (no
+    # temporary masks); other players' traits are hidden (UNKNOWN_TRAIT), so the teleporters
+    # and the chief are own pieces only (R6)
+    owners, traits, player = seen.owners, seen.traits, seen.player
+    n_own, n_tele, n_mobile, chief = 0, 0, 0, -1
+    for r in range(k):
+        if owners[r] == player:
+            n_own += 1
+            n_mobile += fields[r] > 0
+        n_tele += traits[r] == TELEPORTER
+        if chief < 0 and traits[r] == CHIEF:
+            chief = r
+    own = np.empty(n_own, dtype=np.int64)
+    enemy = np.empty(k - n_own, dtype=np.int64)
+    mobile = np.empty(n_mobile, dtype=np.int64)
+    mobile_own = np.empty(n_mobile, dtype=np.int64)
+    tcells = np.empty((n_tele, 3), dtype=np.int64)
+    enemy_cells = np.empty((k - n_own, 3), dtype=np.int64)
+    enemy_axes = np.empty((3, k - n_own), dtype=np.int64)
+    i_own, i_enemy, i_mobile, i_tele = 0, 0, 0, 0
+    for r in range(k):
+        if owners[r] == player:
+            if fields[r] > 0:
+                mobile[i_mobile], mobile_own[i_mobile] = r, i_own
+                i_mobile += 1
+            own[i_own] = r
+            i_own += 1
+        else:
+            enemy[i_enemy] = r
+            for a in range(3):
+                enemy_cells[i_enemy, a] = enemy_axes[a, i_enemy] = cells[r, a]
+            i_enemy += 1
+        if traits[r] == TELEPORTER:
+            for a in range(3):
+                tcells[i_tele, a] = cells[r, a]
+            i_tele += 1
+    tlabels = np.empty(n_tele, dtype=np.int64)
     components_k(tcells, t.teleport_field, tlabels)
-    chiefs = np.flatnonzero(seen.traits == CHIEF)
-    chief = chiefs[0] if len(chiefs) else -1
-    mobile = own[fields[own] > 0]
     near = np.zeros(len(mobile), dtype=np.bool_)
     for i in range(len(mobile)):
         c0, c1, c2 = cells[mobile[i], 0], cells[mobile[i], 1], cells[mobile[i], 2]
@@ -101,10 +129,11 @@ def sight_k(t: Tables, seen: Seen) -> Sight:
         tlabels,
         chief,
         mobile,
+        mobile_own,
         near,
         scratch,
-        seen.cells[enemy],
-        np.ascontiguousarray(seen.cells[enemy].T),
+        enemy_cells,
+        enemy_axes,
     )
 
 

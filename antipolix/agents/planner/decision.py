@@ -106,7 +106,7 @@ def candidates(tn: Turn, s: Sight) -> tuple[IntArray, IntArray, IntArray, IntArr
     dest = np.empty(cap, dtype=np.int64)
     end = np.empty((cap, 3), dtype=np.int64)
     gap = np.empty(cap, dtype=np.int64)
-    own_of = np.searchsorted(s.own, mobile)
+    own_of = s.mobile_own
     # a move is dropped when it ends far from every enemy without closing in, unless its piece
     # is threatened, or is the chief, or it starts or ends next to the chief
     ring, t_own, o_flat, ci = tn.ring, tn.t_own, tn.o_flat, tn.ci
@@ -228,7 +228,7 @@ def move_scores(
     count = len(dest)
     if not count:
         return np.zeros(0), dest, dest
-    mover = np.searchsorted(s.own, s.mobile)[who]  # own index of each move's piece
+    mover = s.mobile_own[who]  # own index of each move's piece
     score, adj_ab, d_mover = exposure(tn, mover, dest, end)
     if tn.ci >= 0:
         chief_guard(tn, mover, dest, end, gap, d_mover, score)

@@ -470,8 +470,9 @@ def remember(s: Sight, t: Tables, memory: Memory, unit: int) -> None:
     pieces attacked it."""
     seen = s.seen
     note_moves(s, memory)
+    ids, types, seen_type = seen.ids, seen.types, memory.seen_type
     for row in s.enemy:
-        memory.seen_type[seen.ids[row]] = seen.types[row]
+        seen_type[ids[row]] = types[row]
     if seen.fought:  # a piece taken (R8) or crushed (R6)
         memory.counters[LAST_FIGHT] = seen.turn
     hidden = memory.hidden
