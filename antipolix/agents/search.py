@@ -32,8 +32,9 @@ living seat (``experiments/bench_games.py --agents search`` measures it).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -63,8 +64,8 @@ from antipolix.agents.planner import (
 )
 from antipolix.agents.sight import Sight, nearest
 from antipolix.agents.tuned import TunedAgent
-from antipolix.jit import kernel, packed
-from antipolix.journal import clear, journal_for
+from antipolix.jit import kernel, packed, record
+from antipolix.journal import Journal, clear, journal_for
 from antipolix.observation import Observation, Seen, seen_k, seen_of
 from antipolix.pieces import CHIEF, FORTRESS, NO_TRAIT, TELEPORTER
 from antipolix.rules import Tables
@@ -178,27 +179,141 @@ def _search(
     depth: int,
     rng: np.random.Generator,
 ) -> int:
-    """The style with the best mean rollout value (the first of equals)."""
+    """The style with the best mean rollout value (the first of equals). The other seats'
+    first orders in a rollout are the same whatever the style (the same board, memories and
+    numbers): they are decided once a rollout (:func:`_first_orders`), and every style's
+    rollout goes on from copies of what they left (memories and the agents' generator)."""
     n = len(ws)
     total = np.zeros(n)
     me = s.seen.player
     for _ in range(rollouts):
         base = _determinized(t, s, _chiefs(t, s, memory, w, rng))
         seed = rng.integers(0, 1 << 62)  # the same numbers for every style
+        with numba.objmode(agents=GENERATOR):
+            agents = np.random.Generator(np.random.PCG64(np.array([seed, 1])))
+        minds = _minds(t.players, len(base.grid), memory, me)
+        first = _first_orders(t, base, me, w, minds, agents)
         for c in range(n):
-            with numba.objmode(engine=GENERATOR, agents=GENERATOR):
+            with numba.objmode(engine=GENERATOR, style_agents=GENERATOR):
                 engine = np.random.Generator(np.random.PCG64(np.array([seed, 0])))
-                agents = np.random.Generator(np.random.PCG64(np.array([seed, 1])))
+                style_agents = copy.deepcopy(agents)  # (as the first orders left it)
             order = (orders[c, 0], orders[c, 1], orders[c, 2])
             attackers = lists[c, : listed[c]].copy()
             total[c] += _rollout(
-                t, base, me, order, attackers, depth, ws[c], w, memory, engine, agents
-            )
+                t, base, me, order, attackers, depth, ws[c], w, first, _copy_minds(minds),
+                engine, style_agents,
+            )  # fmt: skip
     best = 0
     for c in range(1, n):
         if total[c] > total[best]:
             best = c
     return best
+
+
+class Minds(NamedTuple):
+    """Every seat's planner memory in a rollout (:class:`~antipolix.agents.memory.Memory`'s
+    arrays, a row a seat): the agent's own as it stands, the others' from nothing (R6)."""
+
+    first: IntArray
+    moved: np.ndarray
+    kinds: IntArray
+    mark_turn: IntArray
+    mark_value: IntArray
+    hidden: IntArray
+    counters: IntArray
+
+
+make_minds = record(Minds)
+
+
+class FirstOrders(NamedTuple):
+    """The seats' orders of a rollout's first turn, but the agent's own (its style's): per
+    seat kind, piece and flat cell (``orders``), its attackers (``pieces[starts[p]:starts[p +
+    1]]``) and think time (all Pass if the board was over)."""
+
+    orders: IntArray  # (players, 3)
+    pieces: IntArray
+    starts: IntArray  # (players + 1,)
+    times: FloatArray
+
+
+make_first_orders = record(FirstOrders)
+
+
+@kernel
+def _minds(players: int, cells: int, memory: Memory, me: int) -> Minds:
+    """The seats' memories as a rollout begins (see :class:`Minds`)."""
+    first = np.full((players, cells), -1, dtype=np.int64)
+    moved = np.zeros((players, cells), dtype=np.bool_)
+    kinds = np.full((players, cells), -1, dtype=np.int64)
+    mark_turn = np.full((players, cells), NEVER, dtype=np.int64)
+    mark_value = np.zeros((players, cells), dtype=np.int64)
+    hidden = np.zeros((players, HIDDEN_TURNS * players + players, 3), dtype=np.int64)
+    counters = np.zeros((players, COUNTERS), dtype=np.int64)
+    first[me], moved[me], kinds[me] = memory.first_cell, memory.moved, memory.seen_type
+    mark_turn[me], mark_value[me] = memory.mark_turn, memory.mark_value
+    hidden[me], counters[me] = memory.hidden, memory.counters
+    return make_minds(first, moved, kinds, mark_turn, mark_value, hidden, counters)
+
+
+@kernel
+def _copy_minds(m: Minds) -> Minds:
+    return make_minds(
+        m.first.copy(), m.moved.copy(), m.kinds.copy(), m.mark_turn.copy(),
+        m.mark_value.copy(), m.hidden.copy(), m.counters.copy(),
+    )  # fmt: skip
+
+
+@kernel
+def _decide(
+    t: Tables,
+    a: Arrays,
+    j: Journal,
+    p: int,
+    minds: Minds,
+    w: FloatArray,
+    agents: np.random.Generator,
+) -> tuple[int, int, int, IntArray, float]:
+    """Seat ``p``'s planner decision with weights ``w`` on the rollout board, from its own
+    view (R6) and its memory in ``minds``."""
+    mem = make_memory(
+        minds.first[p], minds.moved[p], minds.kinds[p], minds.mark_turn[p],
+        minds.mark_value[p], minds.hidden[p], minds.counters[p],
+    )  # fmt: skip
+    kind, piece, cell, ids, think, _ = planner_act(
+        t, seen_k(a, j, p), mem, ROLLOUT_THINK[0], ROLLOUT_THINK[1], w, agents
+    )
+    return kind, piece, cell, ids, think
+
+
+@kernel
+def _first_orders(
+    t: Tables, base: Arrays, me: int, w: FloatArray, minds: Minds, agents: np.random.Generator
+) -> FirstOrders:
+    """The first turn's orders of every seat but the agent's, each the planner with weights
+    ``w`` from its own view of ``base``; the agent's think time drawn in its place (seat
+    order), as :func:`_rollout` draws them."""
+    players = t.players
+    orders = np.zeros((players, 3), dtype=np.int64)
+    orders[:, 0] = PASS
+    starts = np.zeros(players + 1, dtype=np.int64)
+    times = np.zeros(players)
+    pieces = np.empty(base.meta[COUNT], dtype=np.int64)
+    if over(base):
+        return make_first_orders(orders, pieces[:0], starts, times)
+    j = journal_for(players, base.meta[COUNT], base.meta[COUNT], players)
+    for p in range(players):
+        starts[p + 1] = starts[p]
+        if not base.living[p]:
+            continue
+        if p == me:
+            times[p] = agents.uniform(ROLLOUT_THINK[0], ROLLOUT_THINK[1])
+            continue
+        kind, piece, cell, ids, think = _decide(t, base, j, p, minds, w, agents)
+        orders[p, 0], orders[p, 1], orders[p, 2], times[p] = kind, piece, cell, think
+        pieces[starts[p] : starts[p] + len(ids)] = ids
+        starts[p + 1] += len(ids)
+    return make_first_orders(orders, pieces[: starts[players]], starts, times)
 
 
 @kernel
@@ -277,31 +392,22 @@ def _rollout(
     depth: int,
     mine: FloatArray,
     w: FloatArray,
-    memory: Memory,
+    first: FirstOrders,
+    minds: Minds,
     engine: np.random.Generator,
     agents: np.random.Generator,
 ) -> float:
     """Play ``depth`` turns from ``base``: the agent's first order ``order`` (kind, piece,
     flat cell; an attack by ``attackers``), then the planner with weights ``mine`` from its
-    ``memory``; every other seat the planner with weights ``w``, from an empty memory. The
-    value of the end (:func:`_value`)."""
+    memory; every other seat the planner with weights ``w``, from an empty memory, its first
+    order ``first``'s (``minds`` and ``agents`` as those left them). The value of the end
+    (:func:`_value`)."""
     a = _copy(base)
     players = t.players
-    cells = len(a.grid)
     pieces = a.meta[COUNT]
     j = journal_for(players, pieces, pieces, players)
     sub = submissions(players, pieces, players)
-    first = np.full((players, cells), -1, dtype=np.int64)
-    moved = np.zeros((players, cells), dtype=np.bool_)
-    kinds = np.full((players, cells), -1, dtype=np.int64)
-    mark_turn = np.full((players, cells), NEVER, dtype=np.int64)
-    mark_value = np.zeros((players, cells), dtype=np.int64)
-    hidden = np.zeros((players, HIDDEN_TURNS * players + players, 3), dtype=np.int64)
-    counters = np.zeros((players, COUNTERS), dtype=np.int64)
     living = a.living.copy()
-    first[me], moved[me], kinds[me] = memory.first_cell, memory.moved, memory.seen_type
-    mark_turn[me], mark_value[me] = memory.mark_turn, memory.mark_value
-    hidden[me], counters[me] = memory.hidden, memory.counters
     none = np.empty(0, dtype=np.int64)
     for d in range(depth):
         if over(a):
@@ -312,23 +418,17 @@ def _rollout(
             sub.orders[p, 0] = PASS
             if not a.living[p]:
                 continue
-            if d == 0 and p == me:
-                kind, piece, cell = order
-                ids = attackers if kind == ATTACK else none
-                think = agents.uniform(ROLLOUT_THINK[0], ROLLOUT_THINK[1])
+            if d == 0:
+                if p == me:
+                    kind, piece, cell = order
+                    ids = attackers if kind == ATTACK else none
+                else:
+                    kind, piece, cell = first.orders[p, 0], first.orders[p, 1], first.orders[p, 2]
+                    ids = first.pieces[first.starts[p] : first.starts[p + 1]]
+                think = first.times[p]
             else:
-                mem = make_memory(
-                    first[p], moved[p], kinds[p], mark_turn[p], mark_value[p], hidden[p],
-                    counters[p],
-                )  # fmt: skip
-                kind, piece, cell, ids, think, _ = planner_act(
-                    t,
-                    seen_k(a, j, p),
-                    mem,
-                    ROLLOUT_THINK[0],
-                    ROLLOUT_THINK[1],
-                    mine if p == me else w,
-                    agents,
+                kind, piece, cell, ids, think = _decide(
+                    t, a, j, p, minds, mine if p == me else w, agents
                 )
             sub.orders[p, 0], sub.orders[p, 1], sub.orders[p, 2] = kind, piece, cell
             sub.orders[p, 3], sub.orders[p, 4] = listed, listed + len(ids)
