@@ -189,9 +189,24 @@ def server(tmp_path: Path) -> Iterator[Any]:
         ),
         ('{"type": "order", "turn": 1, "order": {"kind": "Pass"}, "ref": NaN}', "bad-json", "JSON"),
         ("x" * 20_000, "too-big", "at most 16384 bytes"),
+        # integers beyond 64 bits (orjson reads them as floats) are refused as the integers
+        # they are, in bytes as in text; a float is refused as a float
+        (
+            '{"type": "order", "turn": 123456789012345678901, "order": {"kind": "Pass"}}',
+            "bad-frame",
+            "got 123456789012345678901",
+        ),
+        (
+            b'{"type": "order", "turn": -99999999999999999999, "order": {"kind": "Pass"}}',
+            "bad-frame",
+            "got -99999999999999999999",
+        ),
+        ('{"type": "order", "turn": 1e19, "order": {"kind": "Pass"}}', "bad-frame", "got 1e+19"),
     ],
 )
-def test_protocol_refuses_a_bad_frame_naming_the_problem(raw: str, code: str, words: str) -> None:
+def test_protocol_refuses_a_bad_frame_naming_the_problem(
+    raw: str | bytes, code: str, words: str
+) -> None:
     with pytest.raises(ProtocolError) as caught:
         parse_frame(raw)
     assert caught.value.code == code and words in caught.value.detail
