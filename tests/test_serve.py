@@ -189,9 +189,24 @@ def server(tmp_path: Path) -> Iterator[Any]:
         ),
         ('{"type": "order", "turn": 1, "order": {"kind": "Pass"}, "ref": NaN}', "bad-json", "JSON"),
         ("x" * 20_000, "too-big", "at most 16384 bytes"),
+        # integers beyond 64 bits (orjson reads them as floats) are refused as the integers
+        # they are, in bytes as in text; a float is refused as a float
+        (
+            '{"type": "order", "turn": 123456789012345678901, "order": {"kind": "Pass"}}',
+            "bad-frame",
+            "got 123456789012345678901",
+        ),
+        (
+            b'{"type": "order", "turn": -99999999999999999999, "order": {"kind": "Pass"}}',
+            "bad-frame",
+            "got -99999999999999999999",
+        ),
+        ('{"type": "order", "turn": 1e19, "order": {"kind": "Pass"}}', "bad-frame", "got 1e+19"),
     ],
 )
-def test_protocol_refuses_a_bad_frame_naming_the_problem(raw: str, code: str, words: str) -> None:
+def test_protocol_refuses_a_bad_frame_naming_the_problem(
+    raw: str | bytes, code: str, words: str
+) -> None:
     with pytest.raises(ProtocolError) as caught:
         parse_frame(raw)
     assert caught.value.code == code and words in caught.value.detail
@@ -772,6 +787,45 @@ def test_frames_go_out_at_once_in_order_and_a_client_that_lags_is_dropped() -> N
         assert closed == [True, True]
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize("direct_path", [True, False])
+def test_websocket_frames_take_the_direct_path_or_the_asgi_path_alike(
+    tmp_path: Path, monkeypatch: Any, direct_path: bool
+) -> None:
+    """With the installed uvicorn, a client's frames after its hello go straight to its
+    session (:mod:`antipolix.server.direct`); with uvicorn's own protocol (another uvicorn)
+    they take the ASGI path. Either way the same game is played, and the frames a client sends
+    before the switch (its army right after its hello) are taken in order."""
+    from antipolix.server import direct
+
+    assert direct.protocol_class() is not None, (
+        "this uvicorn is not one the direct path was checked with (antipolix.server.direct."
+        "CHECKED): read what it relies on in uvicorn's websockets-sansio protocol, then extend"
+    )
+    if not direct_path:
+        monkeypatch.setattr(direct, "protocol_class", lambda: None)
+    results: list[bool] = []
+    with running(ServerConfig(port=0, data=tmp_path, agent_workers=0), web={}) as srv:
+        for seed in (5, 6):
+            links = srv.create("bot,greedy", SMALL, seed=seed)
+            client = Client(srv.ws_url, links["game"], links["seats"][0]["token"], hello=False)
+            hello = {"type": "hello", "protocol": 1, "game": links["game"]}
+            client.send({**hello, "token": links["seats"][0]["token"]})
+            client.send({"type": "army", "items": ["army+chief"], "ref": 7})  # (before welcome)
+            assert client.until("army_ok")["ref"] == 7
+
+            def takers() -> list[bool]:
+                connections = srv.server._uvicorn.server_state.connections
+                return [getattr(c, "handler", None) is not None for c in connections]
+
+            assert srv.run(takers) == ([True] if direct_path else [False])
+            result = play_seat(client, seed=seed)
+            client.close()
+            replay = load_replay(srv.server.matches[links["game"]].replay_path)
+            assert replay.result.turns == result["result"]["turns"] > 0
+            results.append(verify(replay).turns_checked == replay.last_turn)
+    assert results == [True, True]
 
 
 def test_rate_and_refusals_are_bounded(server: Any) -> None:

@@ -36,6 +36,7 @@ from antipolix.codec import apply_overrides, rules_from_dict
 from antipolix.errors import AntipolixError, RulesError
 from antipolix.limits import check_seed, check_size
 from antipolix.rules import Rules
+from antipolix.server import direct
 from antipolix.server.agents import AgentHost, agent_host
 from antipolix.server.journal import SUFFIX
 from antipolix.server.match import WATCH_MODES, Match, MatchSpec, Watch, now_text
@@ -144,6 +145,56 @@ class Bucket:
             self.tokens -= 1
             return True
         return False
+
+
+class Session:
+    """A client after its hello: each frame it sends is checked (size, rate, the protocol) and
+    acted on at once, its reply or error frame sent; ``ended`` is set when the connection is
+    to end (the client was closed: too many refused frames, or another connection took its
+    seat)."""
+
+    def __init__(self, match: Match, seat: int, peer: ClientPeer, limits: Limits) -> None:
+        self.match, self.seat, self.peer, self.limits = match, seat, peer, limits
+        self.loop = asyncio.get_running_loop()
+        self.bucket = Bucket(limits.rate, limits.burst, self.loop.time())
+        self.strikes = 0
+        self.ended: asyncio.Future[None] = self.loop.create_future()
+
+    def take(self, raw: str | bytes) -> None:
+        if self.ended.done():
+            return
+        peer, limits = self.peer, self.limits
+        if peer.closed:
+            self.ended.set_result(None)
+            return
+        ref = None
+        try:
+            allowed = self.bucket.take(self.loop.time())
+            if isinstance(raw, bytes):
+                raise ProtocolError("bad-json", "binary frames are refused: send JSON text")
+            frame = parse_frame(raw, limits.frame_bytes)
+            ref = frame.ref
+            if not allowed and not self.match.awaits(self.seat, frame):  # (a turn's order passes)
+                raise ProtocolError(
+                    "rate",
+                    f"at most {limits.rate:g} frames a second ({limits.burst} at once) "
+                    "besides each turn's order: this one was dropped",
+                )
+            if frame.type == "hello":
+                raise ProtocolError("already", "this connection has said hello already")
+            reply = self.match.handle(self.seat, frame)
+            self.strikes = 0
+            if reply is not None:
+                if ref is not None:
+                    reply["ref"] = ref
+                peer.send(encode(reply))
+        except ProtocolError as exc:
+            self.strikes += 1
+            why = error_frame(exc.code, exc.detail, ref if ref is not None else exc.ref)
+            peer.send(encode(why))
+            if self.strikes >= limits.strikes:
+                peer.close(f"{self.strikes} refused frames in a row")
+                self.ended.set_result(None)
 
 
 class ClientPeer:
@@ -386,13 +437,17 @@ class Server:
     # -- clients -----------------------------------------------------------------------------
 
     async def serve_client(
-        self, peer: ClientPeer, receive: Callable[[], Awaitable[str | bytes | None]]
+        self,
+        peer: ClientPeer,
+        receive: Callable[[], Awaitable[str | bytes | None]],
+        take: Callable[[Callable[[str | bytes], None]], bool] | None = None,
     ) -> None:
-        """One client's connection: its hello, then its frames, until it goes."""
+        """One client's connection: its hello, then its frames, until it goes. With ``take``
+        (a WebSocket on the direct path, :mod:`antipolix.server.direct`), the frames after the
+        hello are handed to the session as the connection parses them, and ``receive`` only
+        says when the connection ends."""
         limits = self.limits
-        loop = asyncio.get_running_loop()
-        match: Match | None = None
-        seat = 0
+        session: Session | None = None
         try:
             try:
                 raw = await asyncio.wait_for(receive(), limits.hello_seconds)
@@ -407,46 +462,32 @@ class Server:
                 peer.send(encode(error_frame(exc.code, exc.detail)))
                 peer.close("the hello was refused")
                 return
-            bucket = Bucket(limits.rate, limits.burst, loop.time())
-            strikes = 0
-            while True:
-                raw = await receive()
-                if raw is None or peer.closed:
+            session = Session(match, seat, peer, limits)
+            if take is not None:
+                if not take(session.take):
                     return
-                ref = None
+                gone: asyncio.Future[str | bytes | None] = asyncio.ensure_future(receive())
                 try:
-                    allowed = bucket.take(loop.time())
-                    if isinstance(raw, bytes):
-                        raise ProtocolError("bad-json", "binary frames are refused: send JSON text")
-                    frame = parse_frame(raw, limits.frame_bytes)
-                    ref = frame.ref
-                    if not allowed and not match.awaits(seat, frame):  # (a turn's order passes)
-                        raise ProtocolError(
-                            "rate",
-                            f"at most {limits.rate:g} frames a second ({limits.burst} at once) "
-                            "besides each turn's order: this one was dropped",
-                        )
-                    if frame.type == "hello":
-                        raise ProtocolError("already", "this connection has said hello already")
-                    reply = match.handle(seat, frame)
-                    strikes = 0
-                    if reply is not None:
-                        if ref is not None:
-                            reply["ref"] = ref
-                        peer.send(encode(reply))
-                except ProtocolError as exc:
-                    strikes += 1
-                    peer.send(
-                        encode(
-                            error_frame(exc.code, exc.detail, ref if ref is not None else exc.ref)
-                        )
-                    )
-                    if strikes >= limits.strikes:
-                        peer.close(f"{strikes} refused frames in a row")
-                        return
+                    while not session.ended.done():
+                        waits: list[asyncio.Future[Any]] = [gone, session.ended]
+                        await asyncio.wait(waits, return_when="FIRST_COMPLETED")
+                        if gone.done():
+                            raw = gone.result()
+                            if raw is None:
+                                return
+                            session.take(raw)  # (a message that took the ASGI path)
+                            gone = asyncio.ensure_future(receive())
+                finally:
+                    gone.cancel()
+                return
+            while not session.ended.done():
+                raw = await receive()
+                if raw is None:
+                    return
+                session.take(raw)
         finally:
-            if match is not None:
-                match.leave(peer)
+            if session is not None:
+                session.match.leave(peer)
             peer.close("the connection ended")
 
     def _hello(self, raw: str | bytes, peer: ClientPeer) -> tuple[Match, int]:
@@ -592,8 +633,13 @@ class Server:
             async def close() -> None:
                 await websocket.close()
 
-            peer = ClientPeer(websocket.send_text, close, self.limits.queue)
-            await self.serve_client(peer, receive)
+            protocol = websocket.scope.get("extensions", {}).get(direct.EXTENSION)
+            if protocol is not None:  # frames come and go without the ASGI round trip
+                peer = ClientPeer(protocol.send_text, close, self.limits.queue)
+                await self.serve_client(peer, receive, protocol.take)
+            else:
+                peer = ClientPeer(websocket.send_text, close, self.limits.queue)
+                await self.serve_client(peer, receive)
             await peer.finished(5)
         except Exception:  # the client went away mid-frame
             pass
@@ -690,6 +736,7 @@ class Server:
                 log_level="warning",
                 access_log=False,
                 lifespan="off",
+                ws=direct.protocol_class() or "auto",
                 ws_max_size=self.limits.socket_bytes,
                 # frames go out uncompressed: they are small (an observation is a few KB),
                 # and compressing each one (and inflating it at the client) cost more than

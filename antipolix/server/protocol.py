@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -209,12 +210,20 @@ def decode(raw: str | bytes, limit: int = MAX_FRAME_BYTES) -> dict[str, Any]:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:  # (what orjson refuses, the standard library reads or refuses
         data = _slow_loads(raw)  # as before: NaN, lone surrogates, integers beyond 64 bits ...)
-    else:
-        if type(data) is dict and _big(data):  # (orjson reads an integer beyond 64 bits as a
-            data = _slow_loads(raw)  # float: read it as the integer it is, to refuse it)
+    else:  # (orjson reads an integer beyond 64 bits as a float: read it as the integer it is,
+        # to refuse it; such an integer is a run of 19 digits or more, which frames seldom hold)
+        long = _LONG_DIGITS.search(raw) if isinstance(raw, str) else _LONG_DIGITS_BYTES.search(raw)
+        if type(data) is dict and long is not None and _big(data):
+            data = _slow_loads(raw)
     if not isinstance(data, dict):
         raise ProtocolError("bad-json", f"a frame must be a JSON object, got {type(data).__name__}")
     return data
+
+
+# 2**63 has 19 digits: an integer orjson reads as a float is written with 19 digits or more
+# (a float written so, 1e19, is read as the same float either way)
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
+_LONG_DIGITS_BYTES = re.compile(rb"[0-9]{19}")
 
 
 def _slow_loads(raw: str | bytes) -> Any:
