@@ -6,9 +6,10 @@
 The server runs in its own process (``antipolix.server.Server`` on 127.0.0.1, a free port, no
 built-in agents: every seat is a bot), so that its CPU time is its own. This process creates the
 games through the host's API and plays every seat over a WebSocket (asyncio, one connection a
-seat): each bot answers each observation at once, with the example bot's order
-(``experiments/bot_example.py``: attack, else a step toward the enemy) or, with ``--orders
-pass``, with Pass. A game that ends is replaced by a new one, so the load stays.
+seat, frames read and written with orjson as the server does): each bot answers each
+observation at once, with the example bot's order (``experiments/bot_example.py``: attack,
+else a step toward the enemy) or, with ``--orders pass``, with Pass. A game that ends is
+replaced by a new one, so the load stays.
 
 After a warm-up, it measures for ``--seconds``: the turns served a second (all games), the time
 from the last order of a turn to the next observation (each seat's, as its bot sees it: send to
@@ -35,6 +36,8 @@ import time
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -141,7 +144,7 @@ class Load:
                 except TimeoutError:
                     continue
                 now = time.perf_counter()
-                frame = json.loads(text)
+                frame = orjson.loads(text)
                 kind = frame["type"]
                 if kind == "welcome":
                     bot = self.bot.Bot(frame, random.Random(seat))
@@ -162,7 +165,9 @@ class Load:
                     else:
                         assert bot is not None
                         order = bot.decide(frame["observation"])
-                    await ws.send(json.dumps({"type": "order", "turn": turn, "order": order}))
+                    await ws.send(
+                        orjson.dumps({"type": "order", "turn": turn, "order": order}).decode()
+                    )
                     stamp = time.perf_counter()
                     key = (game, turn)
                     self.last_order[key] = max(self.last_order.get(key, 0.0), stamp)

@@ -25,7 +25,8 @@ PROTOCOL = 1
 
 
 def chebyshev(a: list[int], b: list[int]) -> int:
-    return max(abs(p - q) for p, q in zip(a, b, strict=True))
+    """The distance of two cells (R1): the largest difference of their coordinates."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[2] - b[2]))
 
 
 def choose_army(welcome: dict[str, Any]) -> list[str]:
