@@ -170,6 +170,11 @@ class Game:
         self._result: GameResult | None = None
         self._digest = np.uint64(journal.FNV_OFFSET)
         self._buffers: _TurnBuffers | None = None  # made at the first turn, then reused
+        self._living_key = b""  # the living flags that self._living was made from
+        self._living: tuple[int, ...] = ()
+        # orders checked this turn (check_submission), by player: the same order object given
+        # to is_legal or play_turn before the turn is played is not checked again
+        self._checked: dict[int, tuple[int, Order]] = {}
 
     def __getstate__(self) -> dict[str, object]:
         """For copies and pickles: the arrays are copied, their compiled records made anew."""
@@ -180,6 +185,9 @@ class Game:
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state)
+        self.__dict__.setdefault("_living_key", b"")
+        self.__dict__.setdefault("_living", ())
+        self.__dict__.setdefault("_checked", {})
         self._tables = self.rules.tables
         self._state = packed(self.board.arrays)
 
@@ -228,7 +236,12 @@ class Game:
 
     @property
     def living(self) -> tuple[int, ...]:
-        return tuple([p for p, alive in enumerate(self.arrays.living.tolist()) if alive])
+        # read many times a turn (the match server: by every frame): made again only when the
+        # living flags differ from the ones it was made from
+        flags = self.board.arrays.living.tobytes()
+        if flags != self._living_key:
+            self._living_key, self._living = flags, tuple(p for p, b in enumerate(flags) if b)
+        return self._living
 
     @property
     def timers(self) -> dict[int, float]:
@@ -299,7 +312,7 @@ class Game:
         if self.phase is not Phase.PLAY or player not in self.living:
             return False
         try:
-            order = normalise_order(player, order, self.board)
+            order = self._normal(player, order)
         except AntipolixError:
             return False
         a, t = self._state, self._tables
@@ -452,6 +465,7 @@ class Game:
         if self.phase is Phase.OVER:
             raise PhaseError(f"the game is over ({self.result})")
         normal, times, mail = self._check_turn(orders, think_times, messages)
+        self._checked.clear()  # (the board changes: an order is checked again next turn)
         b = self._submissions(normal, times, mail)
         schedule = turn.play_turn_k(self._state, self._tables, self._rng, b.packed_in, b.packed_log)
         self._digest = np.uint64(journal.digest(b.packed_log, self._digest))
@@ -539,7 +553,7 @@ class Game:
             raise MissingOrderError(
                 f"no order for living player(s) {missing} (give Pass() to do nothing)"
             )
-        normal = {p: normalise_order(p, o, self.board) for p, o in sorted(orders_by.items())}
+        normal = {p: self._normal(p, o) for p, o in sorted(orders_by.items())}
         times: dict[int, float] = {p: 0.0 for p in living}
         if think_times is not None:
             given = seats(think_times, "think_times")
@@ -559,17 +573,29 @@ class Game:
         order: object,
         think_time: object = 0.0,
         messages: object = (),
-    ) -> None:
-        """Raise the error :meth:`play_turn` would raise for this one player's submission.
+    ) -> Order:
+        """Raise the error :meth:`play_turn` would raise for this one player's submission;
+        return its order as :meth:`play_turn` takes it (plain integers and tuples).
 
-        Lets a caller that gathers orders from several sources (agents) name the culprit.
+        Lets a caller that gathers orders from several sources (agents, the match server) name
+        the culprit. The order returned, given as it is to :meth:`is_legal` or to this turn's
+        :meth:`play_turn`, is not checked again (the board has not changed since).
         """
         p = self._player(player)
         if p not in self.living:
             raise DeadPlayerError(f"player {p} is eliminated")
-        normalise_order(p, order, self.board)
+        normal = normalise_order(p, order, self.board)
         _think_time(p, think_time)
         self._messages(p, messages)
+        self._checked[p] = (self.turn, normal)
+        return normal
+
+    def _normal(self, player: int, order: object) -> Order:
+        """``order`` checked and normalised (R4), unless :meth:`check_submission` did so."""
+        checked = self._checked.get(player)
+        if checked is not None and checked[1] is order and checked[0] == self.turn:
+            return checked[1]
+        return normalise_order(player, order, self.board)
 
     def _messages(self, player: int, items: object) -> list[Message | Command]:
         if isinstance(items, (str, bytes)) or not isinstance(items, Sequence):

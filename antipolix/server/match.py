@@ -603,12 +603,12 @@ class Match:
             raise ProtocolError(
                 "too-many", f"at most {MAX_MESSAGES} messages go with one order (R9)"
             )
-        try:
-            self.game.check_submission(seat, frame.order, 0.0, list(messages))
+        try:  # (the order as the engine takes it: not checked again this turn)
+            order = self.game.check_submission(seat, frame.order, 0.0, list(messages))
         except AntipolixError as exc:
             raise ProtocolError("order", str(exc)) from None
         self.queued[seat] = []
-        self._arrive(seat, frame.order, tuple(messages), frame.ref)
+        self._arrive(seat, order, tuple(messages), frame.ref)
         return None  # the "received" frame went out with the order's arrival
 
     def _playing(self, seat: int) -> None:
@@ -712,7 +712,8 @@ class Match:
             return
         try:
             decision = future.result()
-            self.game.check_submission(seat, decision.order, 0.0, list(decision.messages))
+            order = self.game.check_submission(seat, decision.order, 0.0, list(decision.messages))
+            decision = Decision(order, decision.think_time, decision.messages)
         except Exception as exc:  # a built-in agent that fails passes, and the host is told
             print(
                 f"antipolix: warning: game {self.id}: seat {seat}'s agent: {exc}; it passes",
