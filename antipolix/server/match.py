@@ -61,7 +61,7 @@ from antipolix.end import EndReason, GameResult
 from antipolix.errors import AntipolixError
 from antipolix.events import Eliminated, Event, Received, TimerChanged
 from antipolix.game import Game, Phase, TurnReport
-from antipolix.log import describe, piece_namer
+from antipolix.log import Namer, describe, piece_namers
 from antipolix.messages import Command, Message
 from antipolix.orders import Order, Pass
 from antipolix.pieces import ArmyItem, Trait
@@ -256,6 +256,8 @@ class Match:
         self._plain: dict[int, tuple[Event, dict[str, Any]]] = {}  # the last turn's events' forms
         self._ending: asyncio.Future[None] | None = None  # the replay being written at the end
         self.result_frame = ""
+        # the piece namers of the game as it stands (a game and its turn: _namers)
+        self._namers_made: tuple[Game, int, Callable[[int | None], Namer]] | None = None
 
     # -- paths -------------------------------------------------------------------------------
 
@@ -675,7 +677,7 @@ class Match:
         self, seat: int, turn: int | None, clocks: dict[str, Any] | None
     ) -> dict[str, Any]:
         obs = self.game.observe(seat)
-        name = piece_namer(self.game, seat)
+        name = self._namers(seat)
         told = [describe(e, name) for e in obs.events if not isinstance(e, Received | TimerChanged)]
         frame: dict[str, Any] = {
             "type": "observation",
@@ -688,6 +690,15 @@ class Match:
         if clocks is not None:
             frame["clocks"] = clocks
         return frame
+
+    def _namers(self, seat: int) -> Namer:
+        """The seat's piece namer for the game as it stands: the pieces are looked up once a
+        turn for every seat (:func:`antipolix.log.piece_namers`)."""
+        game = self.game
+        made = self._namers_made
+        if made is None or made[0] is not game or made[1] != game.turn:
+            made = self._namers_made = (game, game.turn, piece_namers(game))
+        return made[2](seat)
 
     def _clocks(self) -> dict[str, Any]:
         at = max(0.0, self._now()) if self.turn else 0.0
