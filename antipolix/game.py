@@ -170,8 +170,8 @@ class Game:
         self._result: GameResult | None = None
         self._digest = np.uint64(journal.FNV_OFFSET)
         self._buffers: _TurnBuffers | None = None  # made at the first turn, then reused
-        self._living_key = b""  # the living flags that self._living was made from
-        self._living: tuple[int, ...] = ()
+        # players flagged in an array of the state (living, nul), with the flags they came from
+        self._flagged: dict[str, tuple[bytes, tuple[int, ...]]] = {}
         # orders checked this turn (check_submission), by player: the same order object given
         # to is_legal or play_turn before the turn is played is not checked again
         self._checked: dict[int, tuple[int, Order]] = {}
@@ -185,8 +185,7 @@ class Game:
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state)
-        self.__dict__.setdefault("_living_key", b"")
-        self.__dict__.setdefault("_living", ())
+        self.__dict__.setdefault("_flagged", {})
         self.__dict__.setdefault("_checked", {})
         self._tables = self.rules.tables
         self._state = packed(self.board.arrays)
@@ -236,12 +235,17 @@ class Game:
 
     @property
     def living(self) -> tuple[int, ...]:
-        # read many times a turn (the match server: by every frame): made again only when the
-        # living flags differ from the ones it was made from
-        flags = self.board.arrays.living.tobytes()
-        if flags != self._living_key:
-            self._living_key, self._living = flags, tuple(p for p, b in enumerate(flags) if b)
-        return self._living
+        return self._players_flagged("living")
+
+    def _players_flagged(self, name: str) -> tuple[int, ...]:
+        """The players whose flag is set in the state's array ``name`` (``living``, ``nul``):
+        read many times a turn (the match server, by every frame), made again only when the
+        flags differ from the ones it was made from."""
+        flags = getattr(self.board.arrays, name).tobytes()
+        made = self._flagged.get(name)
+        if made is None or made[0] != flags:
+            made = self._flagged[name] = (flags, tuple(p for p, b in enumerate(flags) if b))
+        return made[1]
 
     @property
     def timers(self) -> dict[int, float]:
@@ -344,7 +348,7 @@ class Game:
             turn=self.turn,
             timer=timer,
             living=self.living,
-            nul=tuple(np.flatnonzero(a.nul).tolist()),
+            nul=self._players_flagged("nul"),
             messages=tuple(self._inbox[player]),
             events=tuple(
                 e.redacted(hidden) for who, e in self._last_events if who is None or player in who
