@@ -248,6 +248,11 @@ class Game:
         return made[1]
 
     @property
+    def nul(self) -> tuple[int, ...]:
+        """R9: the players with a standing NUL proposal."""
+        return self._players_flagged("nul")
+
+    @property
     def timers(self) -> dict[int, float]:
         """R7: seconds left per living player ({} with timers off, or before play)."""
         if not self.rules.timers or self.phase is Phase.PLACEMENT:
@@ -348,7 +353,7 @@ class Game:
             turn=self.turn,
             timer=timer,
             living=self.living,
-            nul=self._players_flagged("nul"),
+            nul=self.nul,
             messages=tuple(self._inbox[player]),
             events=tuple(
                 e.redacted(hidden) for who, e in self._last_events if who is None or player in who

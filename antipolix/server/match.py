@@ -40,8 +40,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-import numpy as np
-
 from antipolix.agents import Agent
 from antipolix.agents.army import GivenArmy
 from antipolix.agents.base import Decision
@@ -899,7 +897,7 @@ class Match:
         plain = [e.to_dict() for e in report.events]  # made once: the replay and every frame
         self._plain = {id(e): (e, d) for e, d in zip(report.events, plain, strict=True)}
         self.writer.turn(self._played(), report, decisions, events=plain, decided=decided)
-        self._last_events = report.events
+        self._public_events = tuple(e for e in report.events if e.audience() is None)
         living = set(self.game.living)
         for seat in decisions:
             if seat not in living and self.spec.seats[seat].remote:  # out this turn: its last
@@ -921,7 +919,7 @@ class Match:
 
     # -- what spectators see ---------------------------------------------------------------------
 
-    _last_events: tuple[Event, ...] = ()
+    _public_events: tuple[Event, ...] = ()  # the last turn's events that everyone is told of
 
     def _event_dict(self, event: Event) -> dict[str, Any]:
         """An event of the last turn in its plain form: made once a turn for all who are told
@@ -936,20 +934,17 @@ class Match:
         turn's events that everyone is told of, with the identifiers of invisible pieces left
         out. What an eliminated player and (by default) a spectator see."""
         game = self.game
+        board = game.board
 
         def hidden(pid: int) -> bool:
-            return game.piece(pid).trait is Trait.INVISIBLE
+            return bool(board.trait[board.row(pid)] == Trait.INVISIBLE)
 
         ids, owners, types, cells = game.seen_by_all()
         return {
             "turn": game.turn,
             "living": list(game.living),
-            "nul": [int(p) for p in np.flatnonzero(game.arrays.nul)],
-            "events": [
-                self._event_dict(e.redacted(hidden))
-                for e in self._last_events
-                if e.audience() is None
-            ],
+            "nul": list(game.nul),
+            "events": [self._event_dict(e.redacted(hidden)) for e in self._public_events],
             "pieces": seen_pieces(ids, owners, types, cells),
         }
 
