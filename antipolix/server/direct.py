@@ -11,8 +11,9 @@ protocol (websockets' sans-I/O ``ServerProtocol``) with one change: once the app
 taken the connection (after the client's hello), each complete message is given to the
 application's handler in the call that parsed it. Everything else (the HTTP upgrade and its
 ASGI route, the size limit of a message, pings, the closing handshake, flow control, the
-server's shutdown) is uvicorn's, unchanged; frames go out through the protocol's ASGI ``send``,
-which writes them to the socket at once unless the transport makes it wait.
+server's shutdown) is uvicorn's, unchanged. Frames go out as the protocol's ASGI ``send`` writes
+them, without its coroutine while the connection is open and its transport takes them at once
+(``send_now``), through that ``send`` otherwise.
 
 It relies on how uvicorn's ``websockets-sansio`` protocol hands a message over (its method
 ``send_receive_event_to_app`` and the fields it reads), so it is used only with the uvicorn
@@ -54,6 +55,7 @@ def protocol_class() -> type[asyncio.Protocol] | None:
         from uvicorn.protocols.websockets.websockets_sansio_impl import (
             WebSocketsSansIOProtocol,
         )
+        from websockets.exceptions import InvalidState
     except ImportError:
         return None
     low, high = CHECKED
@@ -115,5 +117,26 @@ def protocol_class() -> type[asyncio.Protocol] | None:
             """The ASGI ``send`` of one text message (a coroutine: it ends at once unless the
             transport makes it wait for room)."""
             return self.send({"type": "websocket.send", "text": text})
+
+        def send_now(self, text: str) -> bool:
+            """Write one text message to the transport now, as the ASGI ``send`` of an open
+            connection whose transport takes it without waiting does (the usual case), without
+            making a coroutine and an ASGI message; False, with nothing done, in every other
+            case (the transport makes the sender wait, the connection closes or has closed):
+            then :meth:`send_text` sends it, or says why not."""
+            if (
+                not self.writable.is_set()
+                or self.disconnected
+                or not self.handshake_complete
+                or self.close_sent
+                or self.initial_response is not None
+            ):
+                return False
+            try:
+                self.conn.send_text(text.encode())
+            except InvalidState:
+                return False
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            return True
 
     return DirectProtocol
