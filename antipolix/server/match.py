@@ -254,6 +254,9 @@ class Match:
         self._plain: dict[int, tuple[Event, dict[str, Any]]] = {}  # the last turn's events' forms
         self._ending: asyncio.Future[None] | None = None  # the replay being written at the end
         self.result_frame = ""
+        # what every welcome frame holds of the rules, made once (read only)
+        self._rules_data = rules_to_dict(spec.rules)
+        self._costs = {item_name(i): spec.rules.piece_cost(*i) for i in _ITEMS}
         # the piece namers of the game as it stands (a game and its turn: _namers)
         self._namers_made: tuple[Game, int, Callable[[int | None], Namer]] | None = None
 
@@ -447,9 +450,9 @@ class Match:
                 {"seat": i, "kind": s.kind, "name": s.name, "agent": s.agent}
                 for i, s in enumerate(self.spec.seats)
             ],
-            "rules": rules_to_dict(rules),
+            "rules": self._rules_data,
             "budget": rules.army_budget,
-            "costs": {item_name(i): rules.piece_cost(*i) for i in _ITEMS},
+            "costs": self._costs,
             "zone": None if zone is None else {"lo": list(zone.lo), "hi": list(zone.hi)},
             "phase": self.phase,
             "watch": self.spec.watch,
