@@ -789,6 +789,18 @@ def test_frames_go_out_at_once_in_order_and_a_client_that_lags_is_dropped() -> N
     asyncio.run(main())
 
 
+@pytest.mark.parametrize("size", [0, 125, 126, 65535, 65536, 70000])
+def test_a_text_frame_written_at_once_has_the_bytes_websockets_writes(size: int) -> None:
+    """The direct path writes a text message's frame itself (:func:`direct.text_frame`): the
+    bytes websockets makes of it on a server's connection, for the three sizes of length."""
+    from websockets.frames import Frame, Opcode
+
+    from antipolix.server import direct
+
+    data = b"x" * size
+    assert direct.text_frame(data) == Frame(Opcode.TEXT, data).serialize(mask=False)
+
+
 def test_frames_written_at_once_by_send_now_keep_their_order_with_the_waiting_ones() -> None:
     """Where the connection writes a frame at once (``send_now``, the direct path), it does so
     while the transport takes frames without waiting; once a frame waits, the next ones wait
