@@ -900,7 +900,7 @@ class Match:
         plain = [e.to_dict() for e in report.events]  # made once: the replay and every frame
         self._plain = {id(e): (e, d) for e, d in zip(report.events, plain, strict=True)}
         self.writer.turn(self._played(), report, decisions, events=plain, decided=decided)
-        self._public_events = tuple(e for e in report.events if e.audience() is None)
+        self._last_events = report.events
         living = set(self.game.living)
         for seat in decisions:
             if seat not in living and self.spec.seats[seat].remote:  # out this turn: its last
@@ -922,7 +922,7 @@ class Match:
 
     # -- what spectators see ---------------------------------------------------------------------
 
-    _public_events: tuple[Event, ...] = ()  # the last turn's events that everyone is told of
+    _last_events: tuple[Event, ...] = ()
 
     def _event_dict(self, event: Event) -> dict[str, Any]:
         """An event of the last turn in its plain form: made once a turn for all who are told
@@ -947,7 +947,11 @@ class Match:
             "turn": game.turn,
             "living": list(game.living),
             "nul": list(game.nul),
-            "events": [self._event_dict(e.redacted(hidden)) for e in self._public_events],
+            "events": [
+                self._event_dict(e.redacted(hidden))
+                for e in self._last_events
+                if e.audience() is None
+            ],
             "pieces": seen_pieces(ids, owners, types, cells),
         }
 
