@@ -178,8 +178,9 @@ class Game:
         # players flagged in an array of the state (living, nul), with the flags they came from
         self._flagged: dict[str, tuple[bytes, tuple[int, ...]]] = {}
         # orders checked this turn (check_submission), by player: the same order object given
-        # to is_legal or play_turn before the turn is played is not checked again
-        self._checked: dict[int, tuple[int, Order]] = {}
+        # to is_legal or play_turn before the turn is played is not checked again (emptied
+        # when a turn is played: the board changes)
+        self._checked: dict[int, Order] = {}
 
     def __getstate__(self) -> dict[str, object]:
         """For copies and pickles: the arrays are copied, their compiled records made anew."""
@@ -601,14 +602,14 @@ class Game:
         normal = normalise_order(p, order, self.board)
         _think_time(p, think_time)
         self._messages(p, messages)
-        self._checked[p] = (self.turn, normal)
+        self._checked[p] = normal
         return normal
 
     def _normal(self, player: int, order: object) -> Order:
         """``order`` checked and normalised (R4), unless :meth:`check_submission` did so."""
         checked = self._checked.get(player)
-        if checked is not None and checked[1] is order and checked[0] == self.turn:
-            return checked[1]
+        if checked is not None and checked is order:
+            return checked
         return normalise_order(player, order, self.board)
 
     def _messages(self, player: int, items: object) -> list[Message | Command]:

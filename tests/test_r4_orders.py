@@ -614,6 +614,9 @@ def test_r4_checked_order_is_the_one_play_turn_takes_and_checked_again_next_turn
     # checked again on the new board (here its piece no longer exists: UnknownPieceError).
     game, ids = _input_position(p_destroy=1, p_teleport=0, p_convert=0)
     chief0, a0, _, _, h1 = ids
+    assert game.is_legal(1, None) is False  # (nothing checked for player 1: None is no order)
+    with pytest.raises(OrderError):
+        game.play_turn({0: Pass(), 1: None})
     given = Attack([a0], [0, 2, 2])
     order = game.check_submission(0, given, 1.0)
     assert order == Attack((a0,), (0, 2, 2)) and type(order.pieces) is tuple
