@@ -39,7 +39,7 @@ def _plain(value: Any) -> Any:
     if kind in _SCALARS:
         return value
     if kind is tuple or kind is list:
-        return [_plain(v) for v in value]
+        return [v if type(v) in _SCALARS else _plain(v) for v in value]
     names = _FIELDS.get(kind)  # (events are made by the hundred a turn: fields looked up once)
     if names is None:
         if isinstance(value, enum.StrEnum):
@@ -53,7 +53,10 @@ def _plain(value: Any) -> Any:
         names = tuple(f.name for f in fields(value))
         if not isinstance(value, type):
             _FIELDS[kind] = names
-    out = {name: _plain(getattr(value, name)) for name in names}
+    out = {}
+    for name in names:  # (most fields are numbers: taken as they are, without a call)
+        field_value = getattr(value, name)
+        out[name] = field_value if type(field_value) in _SCALARS else _plain(field_value)
     out["kind"] = kind.__name__
     return out
 

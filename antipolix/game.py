@@ -49,7 +49,7 @@ from antipolix.errors import (
 )
 from antipolix.events import Event
 from antipolix.ids import PieceNames
-from antipolix.jit import packed
+from antipolix.jit import Bound, packed
 from antipolix.messages import Command, Delivered, Message
 from antipolix.messages import normalise as normalise_message
 from antipolix.observation import Observation, observe_k
@@ -84,6 +84,11 @@ class Phase(enum.Enum):
 
 
 PHASES = (Phase.PLACEMENT, Phase.PLAY, Phase.OVER)  # by the core's code (antipolix.state.PHASE)
+
+# the turn's kernel, called here with the same argument types every time, without the
+# dispatcher's typing of its five arguments (the engine's generator takes about three
+# microseconds a call: antipolix.jit.Bound)
+_play_turn_k = Bound(turn.play_turn_k)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +175,12 @@ class Game:
         self._result: GameResult | None = None
         self._digest = np.uint64(journal.FNV_OFFSET)
         self._buffers: _TurnBuffers | None = None  # made at the first turn, then reused
+        # players flagged in an array of the state (living, nul), with the flags they came from
+        self._flagged: dict[str, tuple[bytes, tuple[int, ...]]] = {}
+        # orders checked this turn (check_submission), by player: the same order object given
+        # to is_legal or play_turn before the turn is played is not checked again (emptied
+        # when a turn is played: the board changes)
+        self._checked: dict[int, Order] = {}
 
     def __getstate__(self) -> dict[str, object]:
         """For copies and pickles: the arrays are copied, their compiled records made anew."""
@@ -180,6 +191,8 @@ class Game:
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state)
+        self.__dict__.setdefault("_flagged", {})
+        self.__dict__.setdefault("_checked", {})
         self._tables = self.rules.tables
         self._state = packed(self.board.arrays)
 
@@ -228,7 +241,22 @@ class Game:
 
     @property
     def living(self) -> tuple[int, ...]:
-        return tuple([p for p, alive in enumerate(self.arrays.living.tolist()) if alive])
+        return self._players_flagged("living")
+
+    def _players_flagged(self, name: str) -> tuple[int, ...]:
+        """The players whose flag is set in the state's array ``name`` (``living``, ``nul``):
+        read many times a turn (the match server, by every frame), made again only when the
+        flags differ from the ones it was made from."""
+        flags = getattr(self.board.arrays, name).tobytes()
+        made = self._flagged.get(name)
+        if made is None or made[0] != flags:
+            made = self._flagged[name] = (flags, tuple(p for p, b in enumerate(flags) if b))
+        return made[1]
+
+    @property
+    def nul(self) -> tuple[int, ...]:
+        """R9: the players with a standing NUL proposal."""
+        return self._players_flagged("nul")
 
     @property
     def timers(self) -> dict[int, float]:
@@ -299,7 +327,7 @@ class Game:
         if self.phase is not Phase.PLAY or player not in self.living:
             return False
         try:
-            order = normalise_order(player, order, self.board)
+            order = self._normal(player, order)
         except AntipolixError:
             return False
         a, t = self._state, self._tables
@@ -331,7 +359,7 @@ class Game:
             turn=self.turn,
             timer=timer,
             living=self.living,
-            nul=tuple(np.flatnonzero(a.nul).tolist()),
+            nul=self.nul,
             messages=tuple(self._inbox[player]),
             events=tuple(
                 e.redacted(hidden) for who, e in self._last_events if who is None or player in who
@@ -452,8 +480,9 @@ class Game:
         if self.phase is Phase.OVER:
             raise PhaseError(f"the game is over ({self.result})")
         normal, times, mail = self._check_turn(orders, think_times, messages)
+        self._checked.clear()  # (the board changes: an order is checked again next turn)
         b = self._submissions(normal, times, mail)
-        schedule = turn.play_turn_k(self._state, self._tables, self._rng, b.packed_in, b.packed_log)
+        schedule = _play_turn_k(self._state, self._tables, self._rng, b.packed_in, b.packed_log)
         self._digest = np.uint64(journal.digest(b.packed_log, self._digest))
         log = b.log
         events = journal.decode(log, self.rules.shape, normal, mail, lambda: self.result)
@@ -539,7 +568,7 @@ class Game:
             raise MissingOrderError(
                 f"no order for living player(s) {missing} (give Pass() to do nothing)"
             )
-        normal = {p: normalise_order(p, o, self.board) for p, o in sorted(orders_by.items())}
+        normal = {p: self._normal(p, o) for p, o in sorted(orders_by.items())}
         times: dict[int, float] = {p: 0.0 for p in living}
         if think_times is not None:
             given = seats(think_times, "think_times")
@@ -559,17 +588,29 @@ class Game:
         order: object,
         think_time: object = 0.0,
         messages: object = (),
-    ) -> None:
-        """Raise the error :meth:`play_turn` would raise for this one player's submission.
+    ) -> Order:
+        """Raise the error :meth:`play_turn` would raise for this one player's submission;
+        return its order as :meth:`play_turn` takes it (plain integers and tuples).
 
-        Lets a caller that gathers orders from several sources (agents) name the culprit.
+        Lets a caller that gathers orders from several sources (agents, the match server) name
+        the culprit. The order returned, given as it is to :meth:`is_legal` or to this turn's
+        :meth:`play_turn`, is not checked again (the board has not changed since).
         """
         p = self._player(player)
         if p not in self.living:
             raise DeadPlayerError(f"player {p} is eliminated")
-        normalise_order(p, order, self.board)
+        normal = normalise_order(p, order, self.board)
         _think_time(p, think_time)
         self._messages(p, messages)
+        self._checked[p] = normal
+        return normal
+
+    def _normal(self, player: int, order: object) -> Order:
+        """``order`` checked and normalised (R4), unless :meth:`check_submission` did so."""
+        checked = self._checked.get(player)
+        if checked is not None and checked is order:
+            return checked
+        return normalise_order(player, order, self.board)
 
     def _messages(self, player: int, items: object) -> list[Message | Command]:
         if isinstance(items, (str, bytes)) or not isinstance(items, Sequence):

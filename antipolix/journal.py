@@ -301,9 +301,8 @@ def _undelivered(why: int, to: int) -> str:
 
 def recipients(j: Journal) -> list[tuple[int, int, list[int]]]:
     """The texts delivered: ``(sender, message index, recipients)`` per :data:`SENT` event."""
-    out = []
-    for i in range(int(j.n[0])):
-        h = j.head[i]
+    out: list[tuple[int, int, list[int]]] = []
+    for h in j.head[: j.n[0]].tolist():  # (as a list: read element by element)
         if h[KIND] == SENT:
-            out.append((int(h[PLAYER]), int(h[B]), j.ids[h[START] : h[STOP]].tolist()))
+            out.append((h[PLAYER], h[B], j.ids[h[START] : h[STOP]].tolist()))
     return out

@@ -63,30 +63,63 @@ def plain_name(pid: int | None) -> str:
 def piece_namer(game: Game, reader: int | None = None) -> Namer:
     """Names pieces by type and identifier, ``hovercraft #12``, from ``game`` (a state in which
     the pieces still stand), with the trait where ``reader`` may know it (its own pieces; every
-    piece for the truth, ``reader=None``; R6)."""
-
-    board = game.board  # (read directly: the match server words every turn's events)
+    piece for the truth, ``reader=None``; R6). Each name is looked up in the game as it is
+    when asked."""
 
     def name(pid: int | None) -> str:
-        if pid is None:
-            return plain_name(pid)
-        try:
-            row = board.row(operator.index(pid))
-        except TypeError:
-            row = -1
-        if row < 0:  # not a piece of this game
-            return plain_name(pid)
-        kind = _TYPE_WORDS[board.kind[row]]
-        trait = board.trait[row]
-        if trait != Trait.NONE and (reader is None or board.owner[row] == reader):
-            kind = f"{_TRAIT_WORDS[trait]} {kind}"
-        return f"{kind} #{pid}"
+        return _named(_piece_words(game, pid), pid, reader)
 
     return name
 
 
+def piece_namers(game: Game) -> Callable[[int | None], Namer]:
+    """The :func:`piece_namer` of each reader of one state of ``game``, which look each piece
+    up once for all of them (the match server words a turn's events for every seat): to be
+    used while that state lasts."""
+    known: dict[int, tuple[int, str, str] | None] = {}  # by identifier: owner, words, with trait
+
+    def namer(reader: int | None) -> Namer:
+        def name(pid: int | None) -> str:
+            if type(pid) is not int:
+                return _named(_piece_words(game, pid), pid, reader)
+            if pid in known:
+                return _named(known[pid], pid, reader)
+            found = known[pid] = _piece_words(game, pid)
+            return _named(found, pid, reader)
+
+        return name
+
+    return namer
+
+
+def _piece_words(game: Game, pid: object) -> tuple[int, str, str] | None:
+    """A piece's owner, its words without and with its trait; None for no piece of ``game``."""
+    if pid is None:
+        return None
+    board = game.board  # (read directly: the match server words every turn's events)
+    try:
+        row = board.row(operator.index(pid))  # type: ignore[arg-type]
+    except TypeError:
+        row = -1
+    if row < 0:  # not a piece of this game
+        return None
+    a = board.arrays
+    plain = f"{_TYPE_WORDS[int(a.kind[row])]} #{pid}"
+    trait = int(a.trait[row])
+    traited = plain if trait == _NO_TRAIT else f"{_TRAIT_WORDS[trait]} {plain}"
+    return int(a.owner[row]), plain, traited
+
+
+def _named(words: tuple[int, str, str] | None, pid: int | None, reader: int | None) -> str:
+    if words is None:
+        return plain_name(pid)
+    owner, plain, traited = words
+    return traited if reader is None or owner == reader else plain
+
+
 _TYPE_WORDS = {int(k): k.name.lower() for k in PieceType}
 _TRAIT_WORDS = {int(t): t.name.lower() for t in Trait}
+_NO_TRAIT = int(Trait.NONE)
 
 
 def order_text(order: Order, name: Namer = plain_name) -> str:

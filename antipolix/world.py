@@ -95,8 +95,8 @@ def cell_text(cell: Sequence[int] | None) -> str:
     named: ``z2 y5 x4`` (``-`` for none)."""
     if cell is None:
         return "-"
-    z, y, x = (int(c) for c in cell)
-    return f"z{z} y{y} x{x}"
+    z, y, x = cell
+    return f"z{int(z)} y{int(y)} x{int(x)}"
 
 
 def in_bounds(shape: Shape, cell: Sequence[int]) -> bool:

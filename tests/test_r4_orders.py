@@ -606,3 +606,26 @@ def test_r4_is_legal_false_for_a_player_not_living():
     chief0 = ids[0]
     assert game.is_legal(0, Move(chief0, (0, 1, 0))) is True
     assert game.is_legal(2, Pass()) is False
+
+
+def test_r4_checked_order_is_the_one_play_turn_takes_and_checked_again_next_turn():
+    # R4: check_submission returns the order as play_turn takes it (plain ints and tuples), and
+    # is_legal and play_turn agree on it; once a turn is played, the same order object is
+    # checked again on the new board (here its piece no longer exists: UnknownPieceError).
+    game, ids = _input_position(p_destroy=1, p_teleport=0, p_convert=0)
+    chief0, a0, _, _, h1 = ids
+    assert game.is_legal(1, None) is False  # (nothing checked for player 1: None is no order)
+    with pytest.raises(OrderError):
+        game.play_turn({0: Pass(), 1: None})
+    given = Attack([a0], [0, 2, 2])
+    order = game.check_submission(0, given, 1.0)
+    assert order == Attack((a0,), (0, 2, 2)) and type(order.pieces) is tuple
+    assert game.is_legal(0, order) is True
+    doomed = game.check_submission(1, Move(h1, (0, 3, 3)))
+    game.play_turn({0: order, 1: Pass()}, think_times={0: 1.0, 1: 2.0})
+    assert not game.piece(h1).alive
+    assert game.is_legal(1, doomed) is False
+    with pytest.raises(UnknownPieceError):
+        game.play_turn({0: Move(chief0, (0, 1, 0)), 1: doomed})
+    with pytest.raises(UnknownPieceError):
+        game.check_submission(1, doomed)

@@ -789,6 +789,56 @@ def test_frames_go_out_at_once_in_order_and_a_client_that_lags_is_dropped() -> N
     asyncio.run(main())
 
 
+@pytest.mark.parametrize("size", [0, 125, 126, 65535, 65536, 70000])
+def test_a_text_frame_written_at_once_has_the_bytes_websockets_writes(size: int) -> None:
+    """The direct path writes a text message's frame itself (:func:`direct.text_frame`): the
+    bytes websockets makes of it on a server's connection, for the three sizes of length."""
+    from websockets.frames import Frame, Opcode
+
+    from antipolix.server import direct
+
+    data = b"x" * size
+    assert direct.text_frame(data) == Frame(Opcode.TEXT, data).serialize(mask=False)
+
+
+def test_frames_written_at_once_by_send_now_keep_their_order_with_the_waiting_ones() -> None:
+    """Where the connection writes a frame at once (``send_now``, the direct path), it does so
+    while the transport takes frames without waiting; once a frame waits, the next ones wait
+    behind it (send_now is not asked), in order; then frames go out at once again."""
+
+    async def main() -> None:
+        sent: list[str] = []
+        ready = asyncio.Event()
+        ready.set()
+
+        async def send(text: str) -> None:
+            await ready.wait()
+            sent.append("send:" + text)
+
+        def send_now(text: str) -> bool:
+            if not ready.is_set():
+                return False
+            sent.append("now:" + text)
+            return True
+
+        async def close() -> None:
+            pass
+
+        peer = ClientPeer(send, close, limit=3, send_now=send_now)
+        peer.send("a")
+        ready.clear()
+        peer.send("b")  # send_now cannot: the coroutine waits
+        ready.set()
+        peer.send("c")  # behind b, although the transport would take it now
+        assert sent == ["now:a"]
+        await asyncio.sleep(0.01)
+        assert sent == ["now:a", "send:b", "send:c"]
+        peer.send("d")
+        assert sent[-1] == "now:d"
+
+    asyncio.run(main())
+
+
 @pytest.mark.parametrize("direct_path", [True, False])
 def test_websocket_frames_take_the_direct_path_or_the_asgi_path_alike(
     tmp_path: Path, monkeypatch: Any, direct_path: bool

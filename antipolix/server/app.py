@@ -200,17 +200,19 @@ class Session:
 class ClientPeer:
     """A client connection. Frames go out in the order given: at once when the transport takes
     them without waiting, the usual case (a turn's frames leave in the event loop's step that
-    made them, with no task switch a frame: :func:`_start`), else through a bounded backlog that
-    a task writes as the transport allows (a client that lets more than ``limit`` frames pile
-    up is dropped, and may reconnect)."""
+    made them, with no task switch a frame: :func:`_start`; with no coroutine either where the
+    connection gives ``send_now``, which writes a frame at once or says it cannot), else through
+    a bounded backlog that a task writes as the transport allows (a client that lets more than
+    ``limit`` frames pile up is dropped, and may reconnect)."""
 
     def __init__(
         self,
         send: Callable[[str], Coroutine[Any, Any, None]],
         close: Callable[[], Awaitable[None]],
         limit: int,
+        send_now: Callable[[str], bool] | None = None,
     ) -> None:
-        self._send, self._close = send, close
+        self._send, self._close, self._send_now = send, close, send_now
         self.limit = limit
         self.closed = False  # no more frames are taken (the last ones may still be going out)
         self._backlog: deque[str] = deque()
@@ -233,6 +235,8 @@ class ClientPeer:
             self._backlog.append(text)
             return
         try:
+            if self._send_now is not None and self._send_now(text):
+                return  # (written at once, without a coroutine)
             waiting = _start(self._send(text))
         except Exception:  # the client has gone: nothing more to send
             self._gone = True
@@ -635,7 +639,7 @@ class Server:
 
             protocol = websocket.scope.get("extensions", {}).get(direct.EXTENSION)
             if protocol is not None:  # frames come and go without the ASGI round trip
-                peer = ClientPeer(protocol.send_text, close, self.limits.queue)
+                peer = ClientPeer(protocol.send_text, close, self.limits.queue, protocol.send_now)
                 await self.serve_client(peer, receive, protocol.take)
             else:
                 peer = ClientPeer(websocket.send_text, close, self.limits.queue)

@@ -11,8 +11,10 @@ protocol (websockets' sans-I/O ``ServerProtocol``) with one change: once the app
 taken the connection (after the client's hello), each complete message is given to the
 application's handler in the call that parsed it. Everything else (the HTTP upgrade and its
 ASGI route, the size limit of a message, pings, the closing handshake, flow control, the
-server's shutdown) is uvicorn's, unchanged; frames go out through the protocol's ASGI ``send``,
-which writes them to the socket at once unless the transport makes it wait.
+server's shutdown) is uvicorn's, unchanged. Frames go out as the protocol's ASGI ``send`` writes
+them: while the connection is open and its transport takes them at once (``send_now``), without
+its coroutine and websockets' frame objects (the same bytes: :func:`text_frame`); through that
+``send`` otherwise.
 
 It relies on how uvicorn's ``websockets-sansio`` protocol hands a message over (its method
 ``send_receive_event_to_app`` and the fields it reads), so it is used only with the uvicorn
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import struct
 from collections.abc import Callable
 from importlib.metadata import version
 from typing import Any
@@ -35,6 +38,19 @@ CHECKED = ((0, 54, 0), (0, 54, 99))
 EXTENSION = "antipolix.direct"  # the key of the protocol in the ASGI scope's extensions
 
 Handler = Callable[[str | bytes], None]
+_HEAD16, _HEAD64 = struct.Struct("!BBH"), struct.Struct("!BBQ")  # a frame's head (RFC 6455 5.2)
+
+
+def text_frame(data: bytes) -> bytes:
+    """The WebSocket frame of a whole text message from a server, as websockets makes it
+    without extensions (RFC 6455 5.2: FIN and the text opcode, no mask, the length in 7, 16 or
+    64 bits, the UTF-8 text), without making its objects."""
+    n = len(data)
+    if n < 126:
+        return bytes((0x81, n)) + data
+    if n < 65536:
+        return _HEAD16.pack(0x81, 126, n) + data
+    return _HEAD64.pack(0x81, 127, n) + data
 
 
 def _version(text: str) -> tuple[int, ...]:
@@ -54,6 +70,8 @@ def protocol_class() -> type[asyncio.Protocol] | None:
         from uvicorn.protocols.websockets.websockets_sansio_impl import (
             WebSocketsSansIOProtocol,
         )
+        from websockets.exceptions import InvalidState
+        from websockets.protocol import State
     except ImportError:
         return None
     low, high = CHECKED
@@ -115,5 +133,36 @@ def protocol_class() -> type[asyncio.Protocol] | None:
             """The ASGI ``send`` of one text message (a coroutine: it ends at once unless the
             transport makes it wait for room)."""
             return self.send({"type": "websocket.send", "text": text})
+
+        def send_now(self, text: str) -> bool:
+            """Write one text message to the transport now, as the ASGI ``send`` of an open
+            connection whose transport takes it without waiting does (the usual case), without
+            making a coroutine and an ASGI message; False, with nothing done, in every other
+            case (the transport makes the sender wait, the connection closes or has closed):
+            then :meth:`send_text` sends it, or says why not."""
+            if (
+                not self.writable.is_set()
+                or self.disconnected
+                or not self.handshake_complete
+                or self.close_sent
+                or self.initial_response is not None
+            ):
+                return False
+            conn = self.conn
+            data = text.encode()
+            if (
+                conn.state is State.OPEN
+                and not conn.extensions
+                and not conn.writes
+                and getattr(conn, "expect_continuation_frame", True) is False
+            ):
+                self.transport.write(text_frame(data))  # (what websockets would write)
+                return True
+            try:
+                conn.send_text(data)
+            except InvalidState:
+                return False
+            self.transport.write(b"".join(conn.data_to_send()))
+            return True
 
     return DirectProtocol

@@ -40,8 +40,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-import numpy as np
-
 from antipolix.agents import Agent
 from antipolix.agents.army import GivenArmy
 from antipolix.agents.base import Decision
@@ -61,7 +59,7 @@ from antipolix.end import EndReason, GameResult
 from antipolix.errors import AntipolixError
 from antipolix.events import Eliminated, Event, Received, TimerChanged
 from antipolix.game import Game, Phase, TurnReport
-from antipolix.log import describe, piece_namer
+from antipolix.log import Namer, describe, piece_namers
 from antipolix.messages import Command, Message
 from antipolix.orders import Order, Pass
 from antipolix.pieces import ArmyItem, Trait
@@ -256,6 +254,11 @@ class Match:
         self._plain: dict[int, tuple[Event, dict[str, Any]]] = {}  # the last turn's events' forms
         self._ending: asyncio.Future[None] | None = None  # the replay being written at the end
         self.result_frame = ""
+        # what every welcome frame holds of the rules, made once (read only)
+        self._rules_data = rules_to_dict(spec.rules)
+        self._costs = {item_name(i): spec.rules.piece_cost(*i) for i in _ITEMS}
+        # the piece namers of the game as it stands (a game and its turn: _namers)
+        self._namers_made: tuple[Game, int, Callable[[int | None], Namer]] | None = None
 
     # -- paths -------------------------------------------------------------------------------
 
@@ -447,9 +450,9 @@ class Match:
                 {"seat": i, "kind": s.kind, "name": s.name, "agent": s.agent}
                 for i, s in enumerate(self.spec.seats)
             ],
-            "rules": rules_to_dict(rules),
+            "rules": self._rules_data,
             "budget": rules.army_budget,
-            "costs": {item_name(i): rules.piece_cost(*i) for i in _ITEMS},
+            "costs": self._costs,
             "zone": None if zone is None else {"lo": list(zone.lo), "hi": list(zone.hi)},
             "phase": self.phase,
             "watch": self.spec.watch,
@@ -603,12 +606,12 @@ class Match:
             raise ProtocolError(
                 "too-many", f"at most {MAX_MESSAGES} messages go with one order (R9)"
             )
-        try:
-            self.game.check_submission(seat, frame.order, 0.0, list(messages))
+        try:  # (the order as the engine takes it: not checked again this turn)
+            order = self.game.check_submission(seat, frame.order, 0.0, list(messages))
         except AntipolixError as exc:
             raise ProtocolError("order", str(exc)) from None
         self.queued[seat] = []
-        self._arrive(seat, frame.order, tuple(messages), frame.ref)
+        self._arrive(seat, order, tuple(messages), frame.ref)
         return None  # the "received" frame went out with the order's arrival
 
     def _playing(self, seat: int) -> None:
@@ -675,7 +678,7 @@ class Match:
         self, seat: int, turn: int | None, clocks: dict[str, Any] | None
     ) -> dict[str, Any]:
         obs = self.game.observe(seat)
-        name = piece_namer(self.game, seat)
+        name = self._namers(seat)
         told = [describe(e, name) for e in obs.events if not isinstance(e, Received | TimerChanged)]
         frame: dict[str, Any] = {
             "type": "observation",
@@ -688,6 +691,15 @@ class Match:
         if clocks is not None:
             frame["clocks"] = clocks
         return frame
+
+    def _namers(self, seat: int) -> Namer:
+        """The seat's piece namer for the game as it stands: the pieces are looked up once a
+        turn for every seat (:func:`antipolix.log.piece_namers`)."""
+        game = self.game
+        made = self._namers_made
+        if made is None or made[0] is not game or made[1] != game.turn:
+            made = self._namers_made = (game, game.turn, piece_namers(game))
+        return made[2](seat)
 
     def _clocks(self) -> dict[str, Any]:
         at = max(0.0, self._now()) if self.turn else 0.0
@@ -712,7 +724,8 @@ class Match:
             return
         try:
             decision = future.result()
-            self.game.check_submission(seat, decision.order, 0.0, list(decision.messages))
+            order = self.game.check_submission(seat, decision.order, 0.0, list(decision.messages))
+            decision = Decision(order, decision.think_time, decision.messages)
         except Exception as exc:  # a built-in agent that fails passes, and the host is told
             print(
                 f"antipolix: warning: game {self.id}: seat {seat}'s agent: {exc}; it passes",
@@ -924,15 +937,16 @@ class Match:
         turn's events that everyone is told of, with the identifiers of invisible pieces left
         out. What an eliminated player and (by default) a spectator see."""
         game = self.game
+        board = game.board
 
         def hidden(pid: int) -> bool:
-            return game.piece(pid).trait is Trait.INVISIBLE
+            return bool(board.trait[board.row(pid)] == Trait.INVISIBLE)
 
         ids, owners, types, cells = game.seen_by_all()
         return {
             "turn": game.turn,
             "living": list(game.living),
-            "nul": [int(p) for p in np.flatnonzero(game.arrays.nul)],
+            "nul": list(game.nul),
             "events": [
                 self._event_dict(e.redacted(hidden))
                 for e in self._last_events
