@@ -49,7 +49,7 @@ from antipolix.errors import (
 )
 from antipolix.events import Event
 from antipolix.ids import PieceNames
-from antipolix.jit import Bound, packed
+from antipolix.jit import packed
 from antipolix.messages import Command, Delivered, Message
 from antipolix.messages import normalise as normalise_message
 from antipolix.observation import Observation, observe_k
@@ -84,11 +84,6 @@ class Phase(enum.Enum):
 
 
 PHASES = (Phase.PLACEMENT, Phase.PLAY, Phase.OVER)  # by the core's code (antipolix.state.PHASE)
-
-# the turn's kernel, called here with the same argument types every time, without the
-# dispatcher's typing of its five arguments (the engine's generator takes about three
-# microseconds a call: antipolix.jit.Bound)
-_play_turn_k = Bound(turn.play_turn_k)
 
 
 @dataclass(frozen=True, slots=True)
@@ -482,7 +477,7 @@ class Game:
         normal, times, mail = self._check_turn(orders, think_times, messages)
         self._checked.clear()  # (the board changes: an order is checked again next turn)
         b = self._submissions(normal, times, mail)
-        schedule = _play_turn_k(self._state, self._tables, self._rng, b.packed_in, b.packed_log)
+        schedule = turn.play_turn_k(self._state, self._tables, self._rng, b.packed_in, b.packed_log)
         self._digest = np.uint64(journal.digest(b.packed_log, self._digest))
         log = b.log
         events = journal.decode(log, self.rules.shape, normal, mail, lambda: self.result)

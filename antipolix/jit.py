@@ -130,33 +130,6 @@ def kernel(fn: F) -> F:
     return cast(F, dispatcher)
 
 
-class Bound:
-    """A kernel called from Python at one place with arguments of the same types every time
-    (a game's records, its generator): after the first call, numba's compiled function for
-    those types is called directly, without the dispatcher's typing of every argument (which
-    takes microseconds for a numpy Generator). A call with other argument types (as Python
-    types) takes the dispatcher, as does every call without JIT."""
-
-    __slots__ = ("entry", "fn", "types")
-
-    def __init__(self, fn: Callable[..., Any]) -> None:
-        self.fn = fn
-        self.types: tuple[type, ...] = ()
-        self.entry: Callable[..., Any] | None = None
-
-    def __call__(self, *args: Any) -> Any:
-        entry = self.entry
-        if entry is not None and tuple(map(type, args)) == self.types:
-            return entry(*args)
-        out = self.fn(*args)
-        if entry is None and JIT:
-            signature = tuple(self.fn.typeof_pyval(a) for a in args)  # type: ignore[attr-defined]
-            compiled = self.fn.overloads.get(signature)  # type: ignore[attr-defined]
-            if compiled is not None:
-                self.types, self.entry = tuple(map(type, args)), compiled.entry_point
-        return out
-
-
 def cached(fn: Callable[..., Any]) -> bool:
     """Does the disk cache hold machine code of kernel ``fn`` that this process will load
     rather than compile: an index of this numba version stamped with the kernel's current

@@ -601,26 +601,6 @@ def test_r6_an_order_naming_a_piece_the_player_cannot_know_is_refused_like_no_pi
     assert observation_fields(game.observe(0)) == state  # nothing changed
 
 
-def test_a_bound_kernel_gives_what_the_dispatcher_gives_for_its_types_and_for_others() -> None:
-    # R6 (observe_k): antipolix.jit.Bound calls the compiled function of the argument types it
-    # first met without the dispatcher, and any other types through the dispatcher: the same
-    # observations either way.
-    from antipolix.jit import JIT, Bound
-    from antipolix.observation import observe_k
-
-    game = Game(Rules(shape=(2, 6, 6), players=2, zones=False, budget=20), seed=3)
-    game.place(0, PieceType.ARMY, Trait.CHIEF, (0, 0, 0))
-    game.place(0, PieceType.ARMY, Trait.INVISIBLE, (0, 1, 1))
-    game.place(1, PieceType.ARMY, Trait.CHIEF, (1, 5, 5))
-    game.start()
-    bound = Bound(observe_k)
-    for player in (0, 1, np.int64(0), 1, np.int64(1)):
-        got, want = bound(game._state, player), observe_k(game._state, player)
-        assert all(np.array_equal(g, w) for g, w in zip(got, want, strict=True))
-        assert len(got[0]) == (3 if player == 0 else 2)  # (1 does not see the invisible army)
-    assert (bound.entry is not None) is JIT and bound.types[1:] == ((int,) if JIT else ())
-
-
 def test_piece_namers_of_one_state_name_as_each_readers_piece_namer() -> None:
     # R6: the namers the match server shares between the readers of one state name every
     # piece as each reader's own piece_namer does: the trait for its own pieces only (all of
