@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
-import importlib.util
 import json
 import pstats
 import random
@@ -29,19 +28,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _bot_module() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "bot_example", ROOT / "experiments" / "bot_example.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from bench_serve import bot_module  # the example bot, loaded as the load benchmark loads it
 
 
 class Peer:
@@ -67,7 +55,7 @@ async def run(args: argparse.Namespace, profiler: cProfile.Profile | None) -> di
     from antipolix.server.protocol import parse_frame
     from antipolix.server.seats import parse_seats
 
-    bot = _bot_module()
+    bot = bot_module()
     rules = Rules(shape=(4, 12, 12), players=args.players, max_turns=400)
     agents = agent_host(0)
     seats = parse_seats(",".join(["bot"] * args.players))

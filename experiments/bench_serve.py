@@ -78,7 +78,8 @@ def _server(conn: Any, data: str, profile: str | None = None) -> None:
     profiler.dump_stats(profile)
 
 
-def _bot_module() -> Any:
+def bot_module() -> Any:
+    """The example bot (``experiments/bot_example.py``), loaded from its file."""
     spec = importlib.util.spec_from_file_location(
         "bot_example", ROOT / "experiments" / "bot_example.py"
     )
@@ -94,7 +95,7 @@ class Load:
     def __init__(self, url: str, host: str, args: argparse.Namespace) -> None:
         self.url, self.host, self.args = url, host, args
         self.ws = "ws" + url[4:] + "/ws"
-        self.bot = _bot_module()
+        self.bot = bot_module()
         self.rng = random.Random(args.seed)
         self.measuring = False
         self.latencies: list[float] = []
