@@ -116,20 +116,20 @@ def _fields(
                 if kind[0] in "aeiou"
                 else f"a {kind} frame needs the field {name!r}"
             )
-    known = _known_fields(required, optional)
+    known = _known_fields(("type", "ref", *required, *optional))
     if data.keys() <= known:  # (the usual case: no unknown field)
         return
     unknown = sorted(set(data) - known)
-    if unknown:
-        raise _fail(
-            f"unknown field {unknown[0][:40]!r} in a {kind} frame (its fields: "
-            f"{', '.join(sorted(known - {'type'}))})"
-        )
+    raise _fail(
+        f"unknown field {unknown[0][:40]!r} in a {kind} frame (its fields: "
+        f"{', '.join(sorted(known - {'type'}))})"
+    )
 
 
 @functools.cache
-def _known_fields(required: tuple[str, ...], optional: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(("type", "ref", *required, *optional))
+def _known_fields(names: tuple[str, ...]) -> frozenset[str]:
+    """The fields a frame or an order may hold, as a set made once for each kind."""
+    return frozenset(names)
 
 
 def order_from_data(value: object) -> Order:
@@ -155,23 +155,15 @@ def order_from_data(value: object) -> Order:
     raise _fail(f"an order's kind is Move, Attack or Pass, got {_short(kind)}")
 
 
-_ORDER_FIELDS = {
-    "Pass": frozenset(("kind",)),
-    "Move": frozenset(("kind", "piece", "cell")),
-    "Attack": frozenset(("kind", "pieces", "cell")),
-    "Command": frozenset(("kind", "command")),
-}
-
-
 def _only(value: Mapping[str, Any], kind: str, names: tuple[str, ...]) -> None:
     missing = [n for n in names if n not in value]
     if missing:
         raise _fail(f"a {kind} order needs {', '.join(repr(n) for n in missing)}")
-    if value.keys() <= _ORDER_FIELDS[kind]:  # (the usual case: no unknown field)
+    known = _known_fields(("kind", *names))
+    if value.keys() <= known:  # (the usual case: no unknown field)
         return
-    unknown = sorted(set(value) - {"kind", *names})
-    if unknown:
-        raise _fail(f"unknown field {unknown[0][:40]!r} in a {kind} order")
+    unknown = sorted(set(value) - known)
+    raise _fail(f"unknown field {unknown[0][:40]!r} in a {kind} order")
 
 
 def message_from_data(value: object) -> Message | Command:
