@@ -460,6 +460,25 @@ def test_r7_a_silent_player_is_out_when_its_timer_reaches_0(server: Any) -> None
         c.close()
 
 
+def test_steady_heap_freezes_what_was_made_and_collects_the_young_less_often() -> None:
+    """``antipolix serve``'s process: its start-up objects frozen out of the collector, the
+    young generation collected after GC_THRESHOLDS[0] new objects (run in a process of its
+    own: it is process-wide)."""
+    code = (
+        "import gc, json\n"
+        "from antipolix.server.app import GC_THRESHOLDS, steady_heap\n"
+        "before = gc.get_freeze_count()\n"
+        "steady_heap()\n"
+        "print(json.dumps([before, gc.get_freeze_count(), gc.get_threshold(), GC_THRESHOLDS]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    before, frozen, thresholds, wanted = json.loads(done.stdout)
+    assert before == 0 and frozen > 10_000
+    assert thresholds == wanted and wanted[0] > 700
+
+
 def test_reconnect_with_the_token_and_the_timer_ran_while_away(server: Any) -> None:
     rules = Rules(shape=(4, 8, 8), players=2, time_credit=30, time_total=60, max_turns=6)
     links = server.create("bot,bot", rules, seed=6)

@@ -14,7 +14,14 @@ from typing import Any
 from antipolix import games
 from antipolix.cli.common import add_rules_options, rules_from_args, seed_arg
 from antipolix.errors import AntipolixError
-from antipolix.server.app import Created, Server, ServerConfig, ServerError, check_game
+from antipolix.server.app import (
+    Created,
+    Server,
+    ServerConfig,
+    ServerError,
+    check_game,
+    steady_heap,
+)
 from antipolix.server.match import WATCH_MODES
 from antipolix.server.seats import parse_seats
 
@@ -133,6 +140,7 @@ def run_serve(args: argparse.Namespace) -> int:
 async def _serve(config: ServerConfig, seats: Any, rules: Any, args: argparse.Namespace) -> None:
     server = Server(config)
     await server.start()
+    steady_heap()  # (after the imports and the restored games)
     try:
         _exposure(server, config)
         for match in server.restored:

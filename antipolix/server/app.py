@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import secrets
 import socket
@@ -874,6 +875,28 @@ class Running:
     def create(self, seats: str, rules: Rules, **options: Any) -> dict[str, Any]:
         created = self.call(self.server.create_game(seats, rules, **options))
         return self.server.links(created)
+
+
+# the cyclic garbage collector of a serving process (:func:`steady_heap`): a young generation
+# collected after this many new container objects (Python's default: 700), the older ones after
+# this many collections of the one below (10, 10)
+GC_THRESHOLDS = (20_000, 20, 50)
+
+
+def steady_heap() -> None:
+    """Set the garbage collector of a process that serves, once its server has started.
+
+    What was imported and made before the first game (numpy, numba, the compiled rules: a few
+    hundred thousand objects) stays for the process's life: it is frozen out of the collector
+    (``gc.freeze``), so that a full collection walks only what the games made; and the young
+    generation is collected less often (:data:`GC_THRESHOLDS`), since a turn's garbage is
+    freed by reference counting, not by the collector. Under load (``experiments/
+    bench_serve.py``) the collector's full passes over the whole heap were the longest pauses
+    of the event loop: 50 games waited for one. Process-wide: the command and the load
+    benchmark's server process call it, never a test or a library user's process."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 @contextlib.contextmanager
