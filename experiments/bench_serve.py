@@ -4,12 +4,14 @@
     .venv/bin/python experiments/bench_serve.py --games 10 --seconds 5 --orders pass
 
 The server runs in its own process (``antipolix.server.Server`` on 127.0.0.1, a free port, no
-built-in agents: every seat is a bot), so that its CPU time is its own. This process creates the
-games through the host's API and plays every seat over a WebSocket (asyncio, one connection a
-seat, frames read and written with orjson as the server does): each bot answers each
-observation at once, with the example bot's order (``experiments/bot_example.py``: attack,
-else a step toward the enemy) or, with ``--orders pass``, with Pass. A game that ends is
-replaced by a new one, so the load stays.
+built-in agents: every seat is a bot; its garbage collector set as ``antipolix serve`` sets
+it), so that its CPU time is its own. This process creates the games through the host's API and
+plays every seat over a WebSocket (one connection a seat: websockets' sans-I/O client on an
+asyncio protocol, each frame answered in the call that read it, JSON by orjson as the server
+does; the bots share the machine's two cores with the server, so they spend as little as they
+can): each bot answers each observation at once, with the example bot's order
+(``experiments/bot_example.py``: attack, else a step toward the enemy) or, with ``--orders
+pass``, with Pass. A game that ends is replaced by a new one, so the load stays.
 
 After a warm-up, it measures for ``--seconds``: the turns served a second (all games), the time
 from the last order of a turn to the next observation (each seat's, as its bot sees it: send to
@@ -45,6 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def _server(conn: Any, data: str, profile: str | None = None) -> None:
     """The server's process: serves until told to stop; answers "cpu" with its CPU seconds."""
     from antipolix.server import Limits, Server, ServerConfig
+    from antipolix.server.app import steady_heap
 
     async def main() -> None:
         config = ServerConfig(
@@ -52,6 +55,7 @@ def _server(conn: Any, data: str, profile: str | None = None) -> None:
         )
         server = Server(config, web={})
         await server.start()
+        steady_heap()  # (as ``antipolix serve`` does)
         loop = asyncio.get_running_loop()
         conn.send((server.url, server.host_token))
 
@@ -132,51 +136,110 @@ class Load:
             self.games_done += 1
 
     async def seat(self, game: str, seat: int, token: str) -> None:
-        from websockets.asyncio.client import connect
+        """Play one seat until its game ends or the run stops."""
+        host, port = self.ws.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
+        loop = asyncio.get_running_loop()
+        transport, bot = await loop.create_connection(
+            lambda: Seat(self, game, seat, token), host, int(port)
+        )
+        try:
+            while not self.stop.is_set() and not bot.done.done():
+                await asyncio.wait([bot.done], timeout=1)
+        finally:
+            transport.close()
 
-        async with connect(self.ws, max_size=2**24) as ws:
-            await ws.send(
-                json.dumps({"type": "hello", "protocol": 1, "game": game, "token": token})
-            )
-            bot = None
-            while not self.stop.is_set():
-                try:
-                    text = await asyncio.wait_for(ws.recv(), 5)
-                except TimeoutError:
-                    continue
-                now = time.perf_counter()
-                frame = orjson.loads(text)
-                kind = frame["type"]
-                if kind == "welcome":
-                    bot = self.bot.Bot(frame, random.Random(seat))
-                    if frame["phase"] == "armies":
-                        await ws.send(
-                            json.dumps({"type": "army", "items": self.bot.choose_army(frame)})
-                        )
-                elif kind == "observation" and frame["turn"] is not None:
-                    turn = frame["turn"]
-                    last = self.last_order.get((game, turn - 1))
-                    self.last_order.pop((game, turn - 2), None)
-                    if self.measuring and last is not None:
-                        self.latencies.append(now - last)
-                        if seat == 0:
-                            self.turns += 1
-                    if self.args.orders == "pass":
-                        order: dict[str, Any] = {"kind": "Pass"}
-                    else:
-                        assert bot is not None
-                        order = bot.decide(frame["observation"])
-                    await ws.send(
-                        orjson.dumps({"type": "order", "turn": turn, "order": order}).decode()
-                    )
-                    stamp = time.perf_counter()
-                    key = (game, turn)
-                    self.last_order[key] = max(self.last_order.get(key, 0.0), stamp)
-                elif kind == "result":
-                    if seat == 0:
-                        why = frame["result"]["why"]
-                        self.ends[why] = self.ends.get(why, 0) + 1
-                    return
+    def observed(self, game: str, turn: int, seat: int, now: float) -> None:
+        """A seat's observation of ``turn`` arrived at ``now``: the time since the last order
+        of the turn before."""
+        last = self.last_order.get((game, turn - 1))
+        self.last_order.pop((game, turn - 2), None)
+        if self.measuring and last is not None:
+            self.latencies.append(now - last)
+            if seat == 0:
+                self.turns += 1
+
+    def ordered(self, game: str, turn: int, stamp: float) -> None:
+        key = (game, turn)
+        self.last_order[key] = max(self.last_order.get(key, 0.0), stamp)
+
+
+class Seat(asyncio.Protocol):
+    """One bot's connection: websockets' sans-I/O client protocol on an asyncio protocol, each
+    frame answered in the call that read it (no task, coroutine or queue a message), so that
+    the bots' process, which shares the machine with the server, spends little on each
+    frame."""
+
+    def __init__(self, load: Load, game: str, seat: int, token: str) -> None:
+        from websockets.client import ClientProtocol
+        from websockets.uri import parse_uri
+
+        self.load, self.game, self.seat, self.token = load, game, seat, token
+        self.ws = ClientProtocol(parse_uri(load.ws), max_size=2**24)
+        self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.bot: Any = None
+        self.parts: list[bytes] = []
+        self.transport: Any = None
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+        self.ws.send_request(self.ws.connect())
+        self.flush()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
+
+    def flush(self) -> None:
+        for chunk in self.ws.data_to_send():
+            if chunk:
+                self.transport.write(chunk)
+            elif self.transport.can_write_eof():
+                self.transport.write_eof()
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send_text(orjson.dumps(message))
+        self.flush()
+
+    def data_received(self, data: bytes) -> None:
+        from websockets.frames import Frame, Opcode
+        from websockets.http11 import Response
+
+        now = time.perf_counter()
+        self.ws.receive_data(data)
+        for event in self.ws.events_received():
+            if isinstance(event, Response):
+                hello = {"type": "hello", "protocol": 1, "game": self.game, "token": self.token}
+                self.send(hello)
+            elif isinstance(event, Frame) and event.opcode in (Opcode.TEXT, Opcode.CONT):
+                self.parts.append(event.data)
+                if event.fin:
+                    text, self.parts = b"".join(self.parts), []
+                    self.frame(orjson.loads(text), now)
+        self.flush()
+        if self.ws.close_expected() or self.done.done():
+            self.transport.close()
+
+    def frame(self, frame: dict[str, Any], now: float) -> None:
+        load, kind = self.load, frame["type"]
+        if kind == "welcome":
+            self.bot = load.bot.Bot(frame, random.Random(self.seat))
+            if frame["phase"] == "armies":
+                self.send({"type": "army", "items": load.bot.choose_army(frame)})
+        elif kind == "observation" and frame["turn"] is not None:
+            turn = frame["turn"]
+            load.observed(self.game, turn, self.seat, now)
+            if load.args.orders == "pass":
+                order: dict[str, Any] = {"kind": "Pass"}
+            else:
+                order = self.bot.decide(frame["observation"])
+            self.send({"type": "order", "turn": turn, "order": order})
+            load.ordered(self.game, turn, time.perf_counter())
+        elif kind == "result":
+            if self.seat == 0:
+                why = frame["result"]["why"]
+                load.ends[why] = load.ends.get(why, 0) + 1
+            if not self.done.done():
+                self.done.set_result(None)
 
 
 def percentile(values: list[float], q: float) -> float:
