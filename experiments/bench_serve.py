@@ -2,6 +2,7 @@
 
     .venv/bin/python experiments/bench_serve.py                 # 50 games of 4 bots, 20 s
     .venv/bin/python experiments/bench_serve.py --games 10 --seconds 5 --orders pass
+    .venv/bin/python experiments/bench_serve.py --floor          # the transport alone
 
 The server runs in its own process (``antipolix.server.Server`` on 127.0.0.1, a free port, no
 built-in agents: every seat is a bot; its garbage collector set as ``antipolix serve`` sets
@@ -17,8 +18,10 @@ After a warm-up, it measures for ``--seconds``: the turns served a second (all g
 from the last order of a turn to the next observation (each seat's, as its bot sees it: send to
 receive, so the transport and both event loops are in it; 50th, 99th percentile and the worst),
 and the CPU the server process used (a core = 1.0) and per turn. Loopback only, bounded in
-games and time; it stops by itself and stops the server. The figures depend on what else the
-machine runs: say so when you quote them.
+games and time; it stops by itself and stops the server. With ``--floor`` the server answers
+orders without the match logic (the same frames, see :func:`_transport_only`): its CPU a turn
+is then what the WebSocket transport and the event loop cost. The figures depend on what else
+the machine runs: say so when you quote them.
 """
 
 from __future__ import annotations
@@ -44,10 +47,13 @@ import orjson
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _server(conn: Any, data: str, profile: str | None = None) -> None:
+def _server(conn: Any, data: str, profile: str | None = None, floor: bool = False) -> None:
     """The server's process: serves until told to stop; answers "cpu" with its CPU seconds."""
     from antipolix.server import Limits, Server, ServerConfig
     from antipolix.server.app import steady_heap
+
+    if floor:
+        _transport_only()
 
     async def main() -> None:
         config = ServerConfig(
@@ -80,6 +86,48 @@ def _server(conn: Any, data: str, profile: str | None = None) -> None:
     with cProfile.Profile() as profiler:
         asyncio.run(main())
     profiler.dump_stats(profile)
+
+
+def _transport_only() -> None:
+    """``--floor``: the server's sessions answer orders without the match (no engine, no
+    checks, no journal, no clocks): each order is read (orjson) and gets a received frame (of
+    a Pass, encoded as the server encodes it), and once every seat of a game has answered,
+    each seat gets its first observation frame again (made once), the turn's number changed.
+    As many frames in and out as a real turn has, about as large: the server's CPU is then
+    what the transport and the event loop cost, the floor under what the match logic adds."""
+    import antipolix.server.app as app
+    from antipolix.server.protocol import encode
+
+    take = app.Session.take
+    games: dict[str, dict[str, Any]] = {}
+
+    def answer(self: Any, raw: str | bytes) -> None:
+        data = orjson.loads(raw)
+        if data.get("type") != "order":
+            take(self, raw)  # (hello, armies: as the server does)
+            return
+        match, turn = self.match, data["turn"]
+        game = games.get(match.id)
+        if game is None:  # the first turn's observations, cut around the turn's number
+            texts = {}
+            for seat in match.game.living:
+                text = encode(match._observation(seat, turn, match._clocks()))
+                cut = text.index(f'"turn":{turn},') + len('"turn":')
+                texts[seat] = (text[:cut], text[cut + len(str(turn)) :])
+            game = games[match.id] = {"texts": texts, "in": set(), "peers": {}}
+        game["peers"][self.seat] = self.peer
+        received = {"type": "received", "game": match.id, "turn": turn, "at": 0.1}
+        received.update(order={"kind": "Pass"}, messages=[], legal_now=True)
+        self.peer.send(encode(received))
+        game["in"].add(self.seat)
+        if len(game["in"]) == len(game["texts"]):
+            game["in"] = set()
+            for seat, (head, tail) in game["texts"].items():
+                peer = game["peers"].get(seat)
+                if peer is not None:
+                    peer.send(f"{head}{turn + 1}{tail}")
+
+    app.Session.take = answer
 
 
 def bot_module() -> Any:
@@ -295,13 +343,20 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", metavar="FILE", help="profile the server (cProfile) into FILE")
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="orders answered without the match (the same frames): what the transport costs",
+    )
     args = parser.parse_args()
     if not (1 <= args.games <= 200 and 2 <= args.players <= 10 and 0 < args.seconds <= 600):
         sys.exit("antipolix: error: --games 1 to 200, --players 2 to 10, --seconds up to 600")
     context = multiprocessing.get_context("spawn")
     parent, child = context.Pipe()
     with tempfile.TemporaryDirectory() as data:
-        process = context.Process(target=_server, args=(child, data, args.profile), daemon=True)
+        process = context.Process(
+            target=_server, args=(child, data, args.profile, args.floor), daemon=True
+        )
         process.start()
         if not parent.poll(120):
             process.kill()

@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
         ("draws.py", ["--agent", "greedy", "--games", "2"], "2 games in"),
         ("bench_weights.py", ["--games", "1", "--reps", "1"], "µs per decision"),
         ("bench_serve.py", ["--games", "2", "--seconds", "1", "--warmup", "1"], "turns served"),
+        ("bench_serve.py", ["--games", "2", "--seconds", "1", "--floor"], "server CPU"),
         ("bench_match.py", ["--games", "2"], "ms a turn"),
     ],
 )
