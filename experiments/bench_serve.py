@@ -43,6 +43,10 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Response
+from websockets.uri import parse_uri
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -127,7 +131,7 @@ def _transport_only() -> None:
                 if peer is not None:
                     peer.send(f"{head}{turn + 1}{tail}")
 
-    app.Session.take = answer
+    setattr(app.Session, "take", answer)  # noqa: B010 (a method replaced, in this process only)
 
 
 def bot_module() -> Any:
@@ -218,14 +222,11 @@ class Seat(asyncio.Protocol):
     frame."""
 
     def __init__(self, load: Load, game: str, seat: int, token: str) -> None:
-        from websockets.client import ClientProtocol
-        from websockets.uri import parse_uri
-
         self.load, self.game, self.seat, self.token = load, game, seat, token
         self.ws = ClientProtocol(parse_uri(load.ws), max_size=2**24)
         self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.bot: Any = None
-        self.parts: list[bytes] = []
+        self.parts: list[Any] = []  # (a message's frames: bytes-like)
         self.transport: Any = None
 
     def connection_made(self, transport: Any) -> None:
@@ -249,13 +250,13 @@ class Seat(asyncio.Protocol):
         self.flush()
 
     def data_received(self, data: bytes) -> None:
-        from websockets.frames import Frame, Opcode
-        from websockets.http11 import Response
-
         now = time.perf_counter()
         self.ws.receive_data(data)
         for event in self.ws.events_received():
             if isinstance(event, Response):
+                if self.ws.handshake_exc is not None:  # (refused: this seat ends)
+                    self.transport.close()
+                    return
                 hello = {"type": "hello", "protocol": 1, "game": self.game, "token": self.token}
                 self.send(hello)
             elif isinstance(event, Frame) and event.opcode in (Opcode.TEXT, Opcode.CONT):
