@@ -886,8 +886,8 @@ GC_THRESHOLDS = (20_000, 20, 50)
 def steady_heap() -> None:
     """Set the garbage collector of a process that serves, once its server has started.
 
-    What was imported and made before the first game (numpy, numba, the compiled rules: a few
-    hundred thousand objects) stays for the process's life: it is frozen out of the collector
+    What was imported and made before the first game (numpy, numba, the compiled rules: about
+    80,000 objects the collector tracks) stays for the process's life: it is frozen out of it
     (``gc.freeze``), so that a full collection walks only what the games made; and the young
     generation is collected less often (:data:`GC_THRESHOLDS`), since a turn's garbage is
     freed by reference counting, not by the collector. Under load (``experiments/
