@@ -166,7 +166,8 @@ def main() -> None:
     rest = seconds - rating_s - sum(study.seconds.get(k, 0.0) for k in parts)
     lines = [
         f"run started {started:%Y-%m-%d %H:%M} UTC on {platform.machine()} with "
-        f"{os.cpu_count()} CPUs, workers {args.workers}; wall time {seconds / 60:.1f} min "
+        f"{os.cpu_count()} CPUs, workers {cores if args.workers is None else args.workers}; "
+        f"wall time {seconds / 60:.1f} min "
         "(games already in the study folder are read, not played again):",
         f"  {rating_line} ({rating_s / 60:.1f} min)",
         f"  games: {', '.join(f'{a} {len(study.games[a])}' for a in agents)}; "
