@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -340,12 +340,7 @@ class Game:
         player = self._player(player)
         a = self.arrays
         ids, owners, types, traits, cells = observe_k(self._state, player)
-        board = self.board
-
-        def hidden(pid: int) -> bool:  # another player's invisible piece (R6)
-            row = board.row(pid)
-            return bool(board.trait[row] == _INVISIBLE and board.owner[row] != player)
-
+        hidden = self.hidden_to(player)
         timer = None
         if self.rules.timers and self.phase is not Phase.PLACEMENT:
             timer = float(a.timers[player]) if a.living[player] else 0.0
@@ -365,6 +360,19 @@ class Game:
             traits=traits,
             cells=cells,
         )
+
+    def hidden_to(self, reader: int | None) -> Callable[[int], bool]:
+        """R6: the test of whether ``reader`` may not know a piece, by identifier: another
+        player's invisible piece (``None``: every invisible piece, what all players are shown,
+        as :meth:`seen_by_all`). It reads the board as it is when asked; events name their
+        pieces by identifier (:meth:`~antipolix.events.Event.redacted`)."""
+        board, player = self.board, -1 if reader is None else reader
+
+        def hidden(pid: int) -> bool:
+            row = board.row(pid)
+            return bool(board.trait[row] == _INVISIBLE and board.owner[row] != player)
+
+        return hidden
 
     def seen_by_all(self) -> tuple[IntArray, npt.NDArray[np.int8], npt.NDArray[np.int8], IntArray]:
         """R6: the pieces every player sees, the living pieces that are not invisible, as arrays

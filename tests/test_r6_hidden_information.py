@@ -620,3 +620,17 @@ def test_piece_namers_of_one_state_name_as_each_readers_piece_namer() -> None:
     assert namers(0)(hidden) == f"invisible army #{hidden}"
     assert namers(0)(chief1) == f"hovercraft #{chief1}"
     assert namers(None)(chief1) == f"chief hovercraft #{chief1}"
+
+
+def test_r6_hidden_to_a_reader_is_another_players_invisible_piece() -> None:
+    # R6: what a player may not know is another player's invisible piece; what all players are
+    # shown (reader None: spectators, eliminated players) leaves every invisible piece out.
+    game = Game(Rules(shape=(2, 6, 6), players=2, zones=False, budget=20), seed=3)
+    chief0 = game.place(0, PieceType.ARMY, Trait.CHIEF, (0, 0, 0))
+    ghost0 = game.place(0, PieceType.ARMY, Trait.INVISIBLE, (0, 1, 1))
+    chief1 = game.place(1, PieceType.HOVERCRAFT, Trait.CHIEF, (1, 5, 5))
+    game.start()
+    hidden = {reader: game.hidden_to(reader) for reader in (0, 1, None)}
+    assert [hidden[0](p) for p in (chief0, ghost0, chief1)] == [False, False, False]
+    assert [hidden[1](p) for p in (chief0, ghost0, chief1)] == [False, True, False]
+    assert [hidden[None](p) for p in (chief0, ghost0, chief1)] == [False, True, False]

@@ -62,7 +62,7 @@ from antipolix.game import Game, Phase, TurnReport
 from antipolix.log import Namer, describe, piece_namers
 from antipolix.messages import Command, Message
 from antipolix.orders import Order, Pass
-from antipolix.pieces import ArmyItem, Trait
+from antipolix.pieces import ArmyItem
 from antipolix.replay import ReplayWriter, decisions_record
 from antipolix.rules import Rules
 from antipolix.scores import PlayersFile
@@ -937,11 +937,7 @@ class Match:
         turn's events that everyone is told of, with the identifiers of invisible pieces left
         out. What an eliminated player and (by default) a spectator see."""
         game = self.game
-        board = game.board
-
-        def hidden(pid: int) -> bool:
-            return bool(board.trait[board.row(pid)] == Trait.INVISIBLE)
-
+        hidden = game.hidden_to(None)
         ids, owners, types, cells = game.seen_by_all()
         return {
             "turn": game.turn,
