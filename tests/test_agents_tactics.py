@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,17 +23,32 @@ from antipolix.agents import (
     agent_label,
     agent_named,
 )
+from antipolix.agents import search as search_module
 from antipolix.agents import tuned as tuned_module
 from antipolix.agents.army import FixedArmy, policy_from_spec
 from antipolix.agents.builtin import compiled_seat
-from antipolix.agents.planner import DEFAULT_WEIGHTS, WEIGHT_NAMES, WEIGHTS, weight_vector
+from antipolix.agents.memory import new_memory
+from antipolix.agents.planner import (
+    DEFAULT_WEIGHTS,
+    I_ADVANCE,
+    I_HUNT,
+    I_HUNT_MIN,
+    I_THREAT,
+    WEIGHT_NAMES,
+    WEIGHTS,
+    weight_vector,
+)
 from antipolix.agents.search import SCRIPT_NAMES, SCRIPTS
+from antipolix.agents.sight import sight_k
 from antipolix.agents.tuned import tuned_weights, weights_fingerprint
 from antipolix.autoplay import play_games
 from antipolix.errors import AgentError, ArmyError
+from antipolix.jit import packed
+from antipolix.observation import seen_of
 from antipolix.pieces import PieceType, Trait
 from antipolix.play import play, play_game, verify
 from antipolix.replay import load_replay
+from antipolix.turn import PASS
 from antipolix.usage import USAGE, UsageCounter
 
 SMALL = Rules(shape=(3, 8, 8), players=2)
@@ -235,6 +251,51 @@ def test_a_search_game_is_the_same_every_time() -> None:
     first, again = play_games(SMALL, [(agents, np.random.SeedSequence(4)) for _ in range(2)])
     assert first is not None and again is not None
     assert first.digest == again.digest
+
+
+def rollouts_together_and_apart(seed: int) -> tuple[list[float], list[float]]:
+    """Every style's value of one rollout (8 turns) from seat 0's view after 16 turns of two
+    tuned agents (a fresh memory), its first order Pass under four styles: played together
+    (:func:`antipolix.agents.search._rollout` with every style) and apart (one style a
+    call), with the same generators."""
+    rules = Rules(shape=(3, 8, 8), players=2, max_turns=16)
+    played = play_game(rules, ["tuned", "tuned"], seed)
+    agent = agent_named("tuned")
+    assert isinstance(agent, TunedAgent)
+    t, me, w = rules.tables, 0, agent.weights_for(rules.players)
+    cells = 3 * 8 * 8
+    memory = packed(new_memory(cells, rules.players))
+    s = sight_k(t, packed(seen_of(played.game.observe(me), rules.shape)))
+    styles = np.stack([w, w, w, w])  # the tuned weights, a passive, a rushing, a hunting style
+    styles[1, [I_ADVANCE, I_THREAT, I_HUNT]] = 0.0
+    styles[2, I_ADVANCE] *= 8
+    styles[3, [I_HUNT, I_HUNT_MIN]] = 3 * w[I_HUNT], 0.0
+    chiefs = search_module._chiefs(t, s, memory, w, np.random.default_rng(seed))
+    base = search_module._determinized(t, s, chiefs)
+    minds = search_module._minds(rules.players, cells, memory, me)
+    agents = np.random.Generator(np.random.PCG64([seed, 1]))
+    first = search_module._first_orders(t, base, me, w, minds, agents)
+    none = np.empty(0, dtype=np.int64)
+    spares = [np.random.default_rng(0) for _ in range(3)]
+    out = []
+    for rows in [styles, *(styles[c : c + 1] for c in range(len(styles)))]:
+        engine = np.random.Generator(np.random.PCG64([seed, 0]))
+        values = search_module._rollout(
+            t, base, me, (PASS, 0, 0), none, 8, rows, w, first,
+            search_module._copy_minds(minds), engine, copy.deepcopy(agents), *spares,
+        )  # fmt: skip
+        out.append([float(v) for v in values])
+    return out[0], [v for (v,) in out[1:]]
+
+
+def test_styles_with_one_first_order_roll_out_together_as_they_would_apart() -> None:
+    """Styles whose first order is the same play each rollout once while the agent's orders
+    under them agree, then apart: each style's value is the one its own rollout gives (the
+    same draws, R12); in these positions the styles do come apart."""
+    pairs = [rollouts_together_and_apart(seed) for seed in range(4)]
+    for together, apart in pairs:
+        assert together == apart
+    assert any(len(set(apart)) > 1 for _, apart in pairs)
 
 
 # -- R6: the search decides from its observation ---------------------------------------------------

@@ -32,7 +32,6 @@ living seat (``experiments/bench_games.py --agents search`` measures it).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -70,7 +69,16 @@ from antipolix.observation import Observation, Seen, seen_k, seen_of
 from antipolix.pieces import CHIEF, FORTRESS, NO_TRAIT, TELEPORTER
 from antipolix.rules import Tables
 from antipolix.state import COUNT, PHASE, TURN, Arrays, add_piece, make_arrays, new_arrays
-from antipolix.turn import ATTACK, MOVE, PASS, PLAYING, over, play_turn_k, submissions
+from antipolix.turn import (
+    ATTACK,
+    MOVE,
+    PASS,
+    PLAYING,
+    Submissions,
+    over,
+    play_turn_k,
+    submissions,
+)
 from antipolix.world import IntArray
 
 GENERATOR = numba.typeof(np.random.default_rng(0))
@@ -182,32 +190,87 @@ def _search(
     """The style with the best mean rollout value (the first of equals). The other seats'
     first orders in a rollout are the same whatever the style (the same board, memories and
     numbers): they are decided once a rollout (:func:`_first_orders`), and every style's
-    rollout goes on from copies of what they left (memories and the agents' generator)."""
+    rollout goes on from copies of what they left (memories and the agents' generator).
+    Styles with the same first order play their rollouts together for as long as the agent's
+    decisions under them agree (:func:`_rollout`)."""
     n = len(ws)
     total = np.zeros(n)
     me = s.seen.player
+    leader = _same_first(orders, lists, listed)
+    # the generators a style's rollout plays with, set to the state it starts from each time
+    # (a copy of a generator's state costs a tenth of a new generator)
+    engine, style_agents = _generator(), _generator()
+    spare, engine_f, agents_f = _generator(), _generator(), _generator()
     for _ in range(rollouts):
         base = _determinized(t, s, _chiefs(t, s, memory, w, rng))
         seed = rng.integers(0, 1 << 62)  # the same numbers for every style
-        with numba.objmode(agents=GENERATOR):
+        with numba.objmode(agents=GENERATOR, engine0=GENERATOR):
             agents = np.random.Generator(np.random.PCG64(np.array([seed, 1])))
+            engine0 = np.random.Generator(np.random.PCG64(np.array([seed, 0])))
         minds = _minds(t.players, len(base.grid), memory, me)
         first = _first_orders(t, base, me, w, minds, agents)
         for c in range(n):
-            with numba.objmode(engine=GENERATOR, style_agents=GENERATOR):
-                engine = np.random.Generator(np.random.PCG64(np.array([seed, 0])))
-                style_agents = copy.deepcopy(agents)  # (as the first orders left it)
+            if leader[c] != c:
+                continue  # (played with the first style of its first order)
+            _copy_state(engine, engine0)
+            _copy_state(style_agents, agents)  # (as the first orders left it)
             order = (orders[c, 0], orders[c, 1], orders[c, 2])
             attackers = lists[c, : listed[c]].copy()
-            total[c] += _rollout(
-                t, base, me, order, attackers, depth, ws[c], w, first, _copy_minds(minds),
-                engine, style_agents,
+            members = np.flatnonzero(leader == c)
+            values = _rollout(
+                t, base, me, order, attackers, depth, ws[members], w, first, _copy_minds(minds),
+                engine, style_agents, spare, engine_f, agents_f,
             )  # fmt: skip
+            for u in range(len(members)):
+                total[members[u]] += values[u]
     best = 0
     for c in range(1, n):
         if total[c] > total[best]:
             best = c
     return best
+
+
+@kernel
+def _same_first(orders: IntArray, lists: IntArray, listed: IntArray) -> IntArray:
+    """Per style, the first style with the same first order (kind, piece, cell, attackers)."""
+    n = len(orders)
+    leader = np.arange(n)
+    for c in range(n):
+        for b in range(c):
+            if leader[b] == b and _same_order(orders, lists, listed, b, c):
+                leader[c] = b
+                break
+    return leader
+
+
+@kernel
+def _same_order(orders: IntArray, lists: IntArray, listed: IntArray, b: int, c: int) -> bool:
+    """Are orders ``b`` and ``c`` (rows of ``orders``; attackers ``lists[b, :listed[b]]``)
+    the same?"""
+    if listed[b] != listed[c]:
+        return False
+    for a in range(3):
+        if orders[b, a] != orders[c, a]:
+            return False
+    same = True
+    for x in range(listed[c]):
+        same = same and lists[b, x] == lists[c, x]
+    return same
+
+
+@kernel
+def _generator() -> np.random.Generator:
+    """A generator to copy states into (:func:`_copy_state`)."""
+    with numba.objmode(out=GENERATOR):
+        out = np.random.Generator(np.random.PCG64(0))
+    return out
+
+
+@kernel
+def _copy_state(into: np.random.Generator, source: np.random.Generator) -> None:
+    """Set generator ``into`` to the state of ``source``: it draws the same numbers next."""
+    with numba.objmode():
+        into.bit_generator.state = source.bit_generator.state
 
 
 class Minds(NamedTuple):
@@ -280,10 +343,34 @@ def _decide(
         minds.first[p], minds.moved[p], minds.kinds[p], minds.mark_turn[p],
         minds.mark_value[p], minds.hidden[p], minds.counters[p],
     )  # fmt: skip
+    return _decide_with(t, a, j, p, mem, w, agents)
+
+
+@kernel
+def _decide_with(
+    t: Tables,
+    a: Arrays,
+    j: Journal,
+    p: int,
+    mem: Memory,
+    w: FloatArray,
+    agents: np.random.Generator,
+) -> tuple[int, int, int, IntArray, float]:
+    """Seat ``p``'s planner decision with weights ``w`` and memory ``mem``."""
     kind, piece, cell, ids, think, _ = planner_act(
         t, seen_k(a, j, p), mem, ROLLOUT_THINK[0], ROLLOUT_THINK[1], w, agents
     )
     return kind, piece, cell, ids, think
+
+
+@kernel
+def _mind_copy(minds: Minds, p: int) -> Memory:
+    """A copy of seat ``p``'s memory in ``minds``."""
+    return make_memory(
+        minds.first[p].copy(), minds.moved[p].copy(), minds.kinds[p].copy(),
+        minds.mark_turn[p].copy(), minds.mark_value[p].copy(), minds.hidden[p].copy(),
+        minds.counters[p].copy(),
+    )  # fmt: skip
 
 
 @kernel
@@ -382,6 +469,27 @@ def _copy(a: Arrays) -> Arrays:
     )  # fmt: skip
 
 
+class Orders(NamedTuple):
+    """The orders of one turn of a rollout, a row per seat (``kind``: ``PASS`` for a seat not
+    living), and the agent's order under each style of a shared rollout (``mine``, a row per
+    style): kind, piece, flat cell, think time and attackers (``ids[row, :n[row]]``)."""
+
+    kind: IntArray
+    piece: IntArray
+    cell: IntArray
+    think: FloatArray
+    ids: IntArray
+    n: IntArray
+    mine_kind: IntArray
+    mine_piece: IntArray
+    mine_cell: IntArray
+    mine_ids: IntArray
+    mine_n: IntArray
+
+
+make_orders = record(Orders)
+
+
 @kernel
 def _rollout(
     t: Tables,
@@ -390,55 +498,222 @@ def _rollout(
     order: tuple[int, int, int],
     attackers: IntArray,
     depth: int,
-    mine: FloatArray,
+    styles: FloatArray,
     w: FloatArray,
     first: FirstOrders,
     minds: Minds,
     engine: np.random.Generator,
     agents: np.random.Generator,
-) -> float:
-    """Play ``depth`` turns from ``base``: the agent's first order ``order`` (kind, piece,
-    flat cell; an attack by ``attackers``), then the planner with weights ``mine`` from its
-    memory; every other seat the planner with weights ``w``, from an empty memory, its first
-    order ``first``'s (``minds`` and ``agents`` as those left them). The value of the end
-    (:func:`_value`)."""
+    spare: np.random.Generator,
+    engine_f: np.random.Generator,
+    agents_f: np.random.Generator,
+) -> FloatArray:
+    """Play ``depth`` turns from ``base`` for each style of ``styles`` (rows of weights) whose
+    first order is ``order`` (kind, piece, flat cell; an attack by ``attackers``): after it,
+    the agent plays the planner with its style's weights from its memory, every other seat
+    the planner with weights ``w`` from an empty memory, its first order ``first``'s
+    (``minds`` and ``agents`` as those left them). The value of each end (:func:`_value`), a
+    style a row.
+
+    While the agent's orders agree under every style, so do the boards and every other seat's
+    orders: they are decided and played once. (A planner decision's draws from the agents'
+    generator and its changes to the memory do not depend on its weights: only the order
+    chosen does.) From the first turn where they differ, each style plays on alone, from
+    copies of the board, the memories and the generators."""
+    n = len(styles)
     a = _copy(base)
     players = t.players
     pieces = a.meta[COUNT]
     j = journal_for(players, pieces, pieces, players)
     sub = submissions(players, pieces, players)
     living = a.living.copy()
-    none = np.empty(0, dtype=np.int64)
+    turn = _new_orders(players, pieces, n)
     for d in range(depth):
         if over(a):
             break
-        listed = 0
-        for p in range(players):
-            sub.mail_start[p] = 0
-            sub.orders[p, 0] = PASS
-            if not a.living[p]:
-                continue
-            if d == 0:
-                if p == me:
-                    kind, piece, cell = order
-                    ids = attackers if kind == ATTACK else none
+        if d == 0:
+            _first_turn(a, me, order, attackers, first, turn)
+        else:
+            _decide_turn(t, a, j, me, styles, w, minds, agents, spare, turn)
+        if n > 1 and _split(turn, me):  # each style on alone from this turn
+            out = np.empty(n)
+            for u in range(n - 1, -1, -1):  # (the first style last, on the originals)
+                if u > 0:  # (one after the other: the same spare generators for each)
+                    _copy_state(engine_f, engine)
+                    _copy_state(agents_f, agents)
+                    engine_u, agents_u, a_u, minds_u = (
+                        engine_f,
+                        agents_f,
+                        _copy(a),
+                        _copy_minds(minds),
+                    )
                 else:
-                    kind, piece, cell = first.orders[p, 0], first.orders[p, 1], first.orders[p, 2]
-                    ids = first.pieces[first.starts[p] : first.starts[p + 1]]
-                think = first.times[p]
-            else:
-                kind, piece, cell, ids, think = _decide(
-                    t, a, j, p, minds, mine if p == me else w, agents
-                )
-            sub.orders[p, 0], sub.orders[p, 1], sub.orders[p, 2] = kind, piece, cell
-            sub.orders[p, 3], sub.orders[p, 4] = listed, listed + len(ids)
-            sub.listed[listed : listed + len(ids)] = ids
-            listed += len(ids)
-            sub.times[p] = think
-        sub.mail_start[players] = 0
+                    engine_u, agents_u, a_u, minds_u = engine, agents, a, minds
+                _fill(sub, a_u, me, turn, u)
+                clear(j)
+                play_turn_k(a_u, t, engine_u, sub, j)
+                out[u] = _play_on(
+                    t, a_u, j, sub, me, d + 1, depth, styles[u : u + 1], w, minds_u,
+                    engine_u, agents_u, spare, living, _new_orders(players, pieces, 1),
+                )  # fmt: skip
+            return out
+        _fill(sub, a, me, turn, 0)
+        clear(j)
+        play_turn_k(a, t, engine, sub, j)
+    return np.full(n, _value(a, t, me, living, w))
+
+
+@kernel
+def _new_orders(players: int, pieces: int, n: int) -> Orders:
+    """Room for one turn's orders (see :class:`Orders`), ``n`` styles."""
+    return make_orders(
+        np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
+        np.zeros(players, dtype=np.int64), np.zeros(players),
+        np.zeros((players, pieces), dtype=np.int64), np.zeros(players, dtype=np.int64),
+        np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+        np.zeros((n, pieces), dtype=np.int64), np.zeros(n, dtype=np.int64),
+    )  # fmt: skip
+
+
+@kernel
+def _play_on(
+    t: Tables,
+    a: Arrays,
+    j: Journal,
+    sub: Submissions,
+    me: int,
+    start: int,
+    depth: int,
+    mine: FloatArray,
+    w: FloatArray,
+    minds: Minds,
+    engine: np.random.Generator,
+    agents: np.random.Generator,
+    spare: np.random.Generator,
+    living: np.ndarray,
+    turn: Orders,
+) -> float:
+    """One style's rollout (``mine``: its weights, one row) from turn ``start`` on: every
+    seat decides, the engine plays; the value of the end."""
+    for _ in range(start, depth):
+        if over(a):
+            break
+        _decide_turn(t, a, j, me, mine, w, minds, agents, spare, turn)
+        _fill(sub, a, me, turn, 0)
         clear(j)
         play_turn_k(a, t, engine, sub, j)
     return _value(a, t, me, living, w)
+
+
+@kernel
+def _first_turn(
+    a: Arrays,
+    me: int,
+    order: tuple[int, int, int],
+    attackers: IntArray,
+    first: FirstOrders,
+    turn: Orders,
+) -> None:
+    """A rollout's first turn's orders into ``turn``: the agent's ``order`` (the same under
+    every style), the others' from ``first``."""
+    for p in range(len(turn.kind)):
+        if not a.living[p]:
+            continue
+        if p == me:
+            kind, piece, cell = order
+            n_ids = len(attackers) if kind == ATTACK else 0
+            turn.ids[p, :n_ids] = attackers[:n_ids]
+            for u in range(len(turn.mine_kind)):
+                turn.mine_kind[u], turn.mine_piece[u], turn.mine_cell[u] = kind, piece, cell
+                turn.mine_n[u] = n_ids
+                turn.mine_ids[u, :n_ids] = attackers[:n_ids]
+        else:
+            kind, piece, cell = first.orders[p, 0], first.orders[p, 1], first.orders[p, 2]
+            ids = first.pieces[first.starts[p] : first.starts[p + 1]]
+            n_ids = len(ids)
+            turn.ids[p, :n_ids] = ids
+        turn.kind[p], turn.piece[p], turn.cell[p], turn.n[p] = kind, piece, cell, n_ids
+        turn.think[p] = first.times[p]
+
+
+@kernel
+def _decide_turn(
+    t: Tables,
+    a: Arrays,
+    j: Journal,
+    me: int,
+    styles: FloatArray,
+    w: FloatArray,
+    minds: Minds,
+    agents: np.random.Generator,
+    spare: np.random.Generator,
+    turn: Orders,
+) -> None:
+    """Every living seat's decision on the rollout board, in seat order, into ``turn``: the
+    agent's under each style of ``styles`` (each from the same memory and numbers: the others
+    from copies, in ``spare`` for the numbers, the first style's from ``minds`` and
+    ``agents``), the others' with ``w``."""
+    for p in range(len(turn.kind)):
+        if not a.living[p]:
+            continue
+        if p == me:
+            for u in range(len(styles) - 1, -1, -1):
+                if u > 0:
+                    _copy_state(spare, agents)
+                    k, pc, c, ids, think = _decide_with(
+                        t, a, j, p, _mind_copy(minds, p), styles[u], spare
+                    )
+                else:
+                    k, pc, c, ids, think = _decide(t, a, j, p, minds, styles[0], agents)
+                turn.mine_kind[u], turn.mine_piece[u], turn.mine_cell[u] = k, pc, c
+                turn.mine_n[u] = len(ids)
+                turn.mine_ids[u, : len(ids)] = ids
+        else:
+            k, pc, c, ids, think = _decide(t, a, j, p, minds, w, agents)
+            turn.ids[p, : len(ids)] = ids
+            turn.kind[p], turn.piece[p], turn.cell[p], turn.n[p] = k, pc, c, len(ids)
+        turn.think[p] = think
+
+
+@kernel
+def _split(turn: Orders, me: int) -> bool:
+    """Does the agent's order this turn differ from one style to another?"""
+    for u in range(1, len(turn.mine_kind)):
+        if (
+            turn.mine_kind[u] != turn.mine_kind[0]
+            or turn.mine_piece[u] != turn.mine_piece[0]
+            or turn.mine_cell[u] != turn.mine_cell[0]
+            or turn.mine_n[u] != turn.mine_n[0]
+        ):
+            return True
+        for x in range(turn.mine_n[u]):
+            if turn.mine_ids[u, x] != turn.mine_ids[0, x]:
+                return True
+    return False
+
+
+@kernel
+def _fill(sub: Submissions, a: Arrays, me: int, turn: Orders, u: int) -> None:
+    """The turn's submissions from ``turn``, the agent's order under style ``u`` (seat order;
+    no messages)."""
+    listed = 0
+    for p in range(len(turn.kind)):
+        sub.mail_start[p] = 0
+        sub.orders[p, 0] = PASS
+        if not a.living[p]:
+            continue
+        if p == me:
+            kind, piece, cell = turn.mine_kind[u], turn.mine_piece[u], turn.mine_cell[u]
+            n_ids = turn.mine_n[u]
+            sub.listed[listed : listed + n_ids] = turn.mine_ids[u, :n_ids]
+        else:
+            kind, piece, cell, n_ids = turn.kind[p], turn.piece[p], turn.cell[p], turn.n[p]
+            sub.listed[listed : listed + n_ids] = turn.ids[p, :n_ids]
+        sub.orders[p, 0], sub.orders[p, 1], sub.orders[p, 2] = kind, piece, cell
+        sub.orders[p, 3], sub.orders[p, 4] = listed, listed + n_ids
+        listed += n_ids
+        sub.times[p] = turn.think[p]
+    sub.mail_start[len(turn.kind)] = 0
 
 
 @kernel
