@@ -276,13 +276,12 @@ def rollouts_together_and_apart(seed: int) -> tuple[list[float], list[float]]:
     agents = np.random.Generator(np.random.PCG64([seed, 1]))
     first = search_module._first_orders(t, base, me, w, minds, agents)
     none = np.empty(0, dtype=np.int64)
-    spares = [np.random.default_rng(0) for _ in range(3)]
     out = []
     for rows in [styles, *(styles[c : c + 1] for c in range(len(styles)))]:
         engine = np.random.Generator(np.random.PCG64([seed, 0]))
         values = search_module._rollout(
             t, base, me, (PASS, 0, 0), none, 8, rows, w, first,
-            search_module._copy_minds(minds), engine, copy.deepcopy(agents), *spares,
+            search_module._copy_minds(minds), engine, copy.deepcopy(agents),
         )  # fmt: skip
         out.append([float(v) for v in values])
     return out[0], [v for (v,) in out[1:]]

@@ -197,29 +197,28 @@ def _search(
     total = np.zeros(n)
     me = s.seen.player
     leader = _same_first(orders, lists, listed)
-    # the generators a style's rollout plays with, set to the state it starts from each time
-    # (a copy of a generator's state costs a tenth of a new generator)
-    engine, style_agents = _generator(), _generator()
-    spare, engine_f, agents_f = _generator(), _generator(), _generator()
+    engine_at, agents_at = _state_room(), _state_room()
     for _ in range(rollouts):
         base = _determinized(t, s, _chiefs(t, s, memory, w, rng))
         seed = rng.integers(0, 1 << 62)  # the same numbers for every style
-        with numba.objmode(agents=GENERATOR, engine0=GENERATOR):
+        with numba.objmode(agents=GENERATOR, engine=GENERATOR):
             agents = np.random.Generator(np.random.PCG64(np.array([seed, 1])))
-            engine0 = np.random.Generator(np.random.PCG64(np.array([seed, 0])))
+            engine = np.random.Generator(np.random.PCG64(np.array([seed, 0])))
         minds = _minds(t.players, len(base.grid), memory, me)
         first = _first_orders(t, base, me, w, minds, agents)
+        _save_state(engine, engine_at)
+        _save_state(agents, agents_at)  # (as the first orders left it)
         for c in range(n):
             if leader[c] != c:
                 continue  # (played with the first style of its first order)
-            _copy_state(engine, engine0)
-            _copy_state(style_agents, agents)  # (as the first orders left it)
+            _load_state(engine, engine_at)
+            _load_state(agents, agents_at)
             order = (orders[c, 0], orders[c, 1], orders[c, 2])
             attackers = lists[c, : listed[c]].copy()
             members = np.flatnonzero(leader == c)
             values = _rollout(
                 t, base, me, order, attackers, depth, ws[members], w, first, _copy_minds(minds),
-                engine, style_agents, spare, engine_f, agents_f,
+                engine, agents,
             )  # fmt: skip
             for u in range(len(members)):
                 total[members[u]] += values[u]
@@ -258,19 +257,39 @@ def _same_order(orders: IntArray, lists: IntArray, listed: IntArray, b: int, c: 
     return same
 
 
-@kernel
-def _generator() -> np.random.Generator:
-    """A generator to copy states into (:func:`_copy_state`)."""
-    with numba.objmode(out=GENERATOR):
-        out = np.random.Generator(np.random.PCG64(0))
-    return out
+# A generator's state kept aside (:func:`_save_state`): PCG64's 128-bit state and increment in
+# 64-bit words, and its buffered 32 bits. Put back (:func:`_load_state`), the generator draws
+# the same numbers again: a rollout's styles, and the agent's decision under each style, draw
+# from one generator put back each time (a new generator costs ten times more).
+STATE_WORDS = 6
+WORD = (1 << 64) - 1
 
 
 @kernel
-def _copy_state(into: np.random.Generator, source: np.random.Generator) -> None:
-    """Set generator ``into`` to the state of ``source``: it draws the same numbers next."""
+def _state_room() -> np.ndarray:
+    return np.zeros(STATE_WORDS, dtype=np.uint64)
+
+
+@kernel
+def _save_state(g: np.random.Generator, into: np.ndarray) -> None:
+    """Keep generator ``g``'s state (PCG64) in ``into``."""
     with numba.objmode():
-        into.bit_generator.state = source.bit_generator.state
+        state = g.bit_generator.state
+        s, inc = state["state"]["state"], state["state"]["inc"]
+        into[:] = (s & WORD, s >> 64, inc & WORD, inc >> 64, state["has_uint32"], state["uinteger"])
+
+
+@kernel
+def _load_state(g: np.random.Generator, saved: np.ndarray) -> None:
+    """Put generator ``g`` back in the state ``saved`` (:func:`_save_state`)."""
+    with numba.objmode():
+        w = [int(v) for v in saved]
+        g.bit_generator.state = {
+            "bit_generator": "PCG64",
+            "state": {"state": w[0] | w[1] << 64, "inc": w[2] | w[3] << 64},
+            "has_uint32": w[4],
+            "uinteger": w[5],
+        }
 
 
 class Minds(NamedTuple):
@@ -504,9 +523,6 @@ def _rollout(
     minds: Minds,
     engine: np.random.Generator,
     agents: np.random.Generator,
-    spare: np.random.Generator,
-    engine_f: np.random.Generator,
-    agents_f: np.random.Generator,
 ) -> FloatArray:
     """Play ``depth`` turns from ``base`` for each style of ``styles`` (rows of weights) whose
     first order is ``order`` (kind, piece, flat cell; an attack by ``attackers``): after it,
@@ -534,27 +550,23 @@ def _rollout(
         if d == 0:
             _first_turn(a, me, order, attackers, first, turn)
         else:
-            _decide_turn(t, a, j, me, styles, w, minds, agents, spare, turn)
+            _decide_turn(t, a, j, me, styles, w, minds, agents, turn)
         if n > 1 and _split(turn, me):  # each style on alone from this turn
             out = np.empty(n)
+            engine_at, agents_at = _state_room(), _state_room()
+            _save_state(engine, engine_at)
+            _save_state(agents, agents_at)
             for u in range(n - 1, -1, -1):  # (the first style last, on the originals)
-                if u > 0:  # (one after the other: the same spare generators for each)
-                    _copy_state(engine_f, engine)
-                    _copy_state(agents_f, agents)
-                    engine_u, agents_u, a_u, minds_u = (
-                        engine_f,
-                        agents_f,
-                        _copy(a),
-                        _copy_minds(minds),
-                    )
-                else:
-                    engine_u, agents_u, a_u, minds_u = engine, agents, a, minds
+                _load_state(engine, engine_at)
+                _load_state(agents, agents_at)
+                a_u = a if u == 0 else _copy(a)
+                minds_u = minds if u == 0 else _copy_minds(minds)
                 _fill(sub, a_u, me, turn, u)
                 clear(j)
-                play_turn_k(a_u, t, engine_u, sub, j)
+                play_turn_k(a_u, t, engine, sub, j)
                 out[u] = _play_on(
-                    t, a_u, j, sub, me, d + 1, depth, styles[u : u + 1], w, minds_u,
-                    engine_u, agents_u, spare, living, _new_orders(players, pieces, 1),
+                    t, a_u, j, sub, me, d + 1, depth, styles[u : u + 1], w, minds_u, engine,
+                    agents, living, _new_orders(players, pieces, 1),
                 )  # fmt: skip
             return out
         _fill(sub, a, me, turn, 0)
@@ -589,7 +601,6 @@ def _play_on(
     minds: Minds,
     engine: np.random.Generator,
     agents: np.random.Generator,
-    spare: np.random.Generator,
     living: np.ndarray,
     turn: Orders,
 ) -> float:
@@ -598,7 +609,7 @@ def _play_on(
     for _ in range(start, depth):
         if over(a):
             break
-        _decide_turn(t, a, j, me, mine, w, minds, agents, spare, turn)
+        _decide_turn(t, a, j, me, mine, w, minds, agents, turn)
         _fill(sub, a, me, turn, 0)
         clear(j)
         play_turn_k(a, t, engine, sub, j)
@@ -646,23 +657,25 @@ def _decide_turn(
     w: FloatArray,
     minds: Minds,
     agents: np.random.Generator,
-    spare: np.random.Generator,
     turn: Orders,
 ) -> None:
     """Every living seat's decision on the rollout board, in seat order, into ``turn``: the
-    agent's under each style of ``styles`` (each from the same memory and numbers: the others
-    from copies, in ``spare`` for the numbers, the first style's from ``minds`` and
-    ``agents``), the others' with ``w``."""
+    agent's under each style of ``styles``, each from the same memory and numbers (the others'
+    from a copy of its memory, ``agents`` put back after each; the first style's last, from
+    ``minds`` itself), the others' with ``w``."""
     for p in range(len(turn.kind)):
         if not a.living[p]:
             continue
         if p == me:
+            at = _state_room()
+            if len(styles) > 1:
+                _save_state(agents, at)
             for u in range(len(styles) - 1, -1, -1):
                 if u > 0:
-                    _copy_state(spare, agents)
                     k, pc, c, ids, think = _decide_with(
-                        t, a, j, p, _mind_copy(minds, p), styles[u], spare
+                        t, a, j, p, _mind_copy(minds, p), styles[u], agents
                     )
+                    _load_state(agents, at)
                 else:
                     k, pc, c, ids, think = _decide(t, a, j, p, minds, styles[0], agents)
                 turn.mine_kind[u], turn.mine_piece[u], turn.mine_cell[u] = k, pc, c
