@@ -267,6 +267,7 @@ WORD = (1 << 64) - 1
 
 @kernel
 def _state_room() -> np.ndarray:
+    """Room for a generator's state (:func:`_save_state`)."""
     return np.zeros(STATE_WORDS, dtype=np.uint64)
 
 
@@ -633,7 +634,6 @@ def _first_turn(
         if p == me:
             kind, piece, cell = order
             n_ids = len(attackers) if kind == ATTACK else 0
-            turn.ids[p, :n_ids] = attackers[:n_ids]
             for u in range(len(turn.mine_kind)):
                 turn.mine_kind[u], turn.mine_piece[u], turn.mine_cell[u] = kind, piece, cell
                 turn.mine_n[u] = n_ids
@@ -667,7 +667,7 @@ def _decide_turn(
         if not a.living[p]:
             continue
         if p == me:
-            at = _state_room()
+            at = _state_room()  # (the generator's state before the agent decides)
             if len(styles) > 1:
                 _save_state(agents, at)
             for u in range(len(styles) - 1, -1, -1):
