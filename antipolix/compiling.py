@@ -46,8 +46,8 @@ SECONDS: dict[str, float] = {  # experiments/bench_compile.py: CPU seconds, cold
     "random": 5.0,
     "greedy": 8.0,
     "planner": 50.0,
-    "search": 85.0,  # its rollouts hold the planner and the engine's turn
-    "whole games": 120.0,  # autoplay's one kernel: the engine and every built-in agent
+    "search": 95.0,  # its rollouts hold the planner and the engine's turn
+    "whole games": 150.0,  # autoplay's one kernel: the engine and every built-in agent
 }
 
 
