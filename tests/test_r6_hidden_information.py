@@ -601,17 +601,24 @@ def test_r6_an_order_naming_a_piece_the_player_cannot_know_is_refused_like_no_pi
     assert observation_fields(game.observe(0)) == state  # nothing changed
 
 
+def chiefs_and_a_ghost() -> tuple[Game, int, int, int]:
+    """A started 2-player game of three pieces: player 0's chief army and invisible army,
+    player 1's chief hovercraft (their identifiers follow the game)."""
+    game = Game(Rules(shape=(2, 6, 6), players=2, zones=False, budget=20), seed=3)
+    chief0 = game.place(0, PieceType.ARMY, Trait.CHIEF, (0, 0, 0))
+    ghost0 = game.place(0, PieceType.ARMY, Trait.INVISIBLE, (0, 1, 1))
+    chief1 = game.place(1, PieceType.HOVERCRAFT, Trait.CHIEF, (1, 5, 5))
+    game.start()
+    return game, chief0, ghost0, chief1
+
+
 def test_piece_namers_of_one_state_name_as_each_readers_piece_namer() -> None:
     # R6: the namers the match server shares between the readers of one state name every
     # piece as each reader's own piece_namer does: the trait for its own pieces only (all of
     # them for the truth, None), an unseen piece as such, a number that is no piece plainly.
     from antipolix.log import piece_namer, piece_namers
 
-    game = Game(Rules(shape=(2, 6, 6), players=2, zones=False, budget=20), seed=3)
-    chief0 = game.place(0, PieceType.ARMY, Trait.CHIEF, (0, 0, 0))
-    hidden = game.place(0, PieceType.ARMY, Trait.INVISIBLE, (0, 1, 1))
-    chief1 = game.place(1, PieceType.HOVERCRAFT, Trait.CHIEF, (1, 5, 5))
-    game.start()
+    game, chief0, hidden, chief1 = chiefs_and_a_ghost()
     namers = piece_namers(game)
     for reader in (0, 1, None):
         for pid in (chief0, hidden, chief1, None, 10**9, chief0):  # (chief0 twice: looked up)
@@ -625,11 +632,7 @@ def test_piece_namers_of_one_state_name_as_each_readers_piece_namer() -> None:
 def test_r6_hidden_to_a_reader_is_another_players_invisible_piece() -> None:
     # R6: what a player may not know is another player's invisible piece; what all players are
     # shown (reader None: spectators, eliminated players) leaves every invisible piece out.
-    game = Game(Rules(shape=(2, 6, 6), players=2, zones=False, budget=20), seed=3)
-    chief0 = game.place(0, PieceType.ARMY, Trait.CHIEF, (0, 0, 0))
-    ghost0 = game.place(0, PieceType.ARMY, Trait.INVISIBLE, (0, 1, 1))
-    chief1 = game.place(1, PieceType.HOVERCRAFT, Trait.CHIEF, (1, 5, 5))
-    game.start()
+    game, chief0, ghost0, chief1 = chiefs_and_a_ghost()
     hidden = {reader: game.hidden_to(reader) for reader in (0, 1, None)}
     assert [hidden[0](p) for p in (chief0, ghost0, chief1)] == [False, False, False]
     assert [hidden[1](p) for p in (chief0, ghost0, chief1)] == [False, True, False]

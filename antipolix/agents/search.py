@@ -491,8 +491,9 @@ def _copy(a: Arrays) -> Arrays:
 
 class Orders(NamedTuple):
     """The orders of one turn of a rollout, a row per seat (``kind``: ``PASS`` for a seat not
-    living), and the agent's order under each style of a shared rollout (``mine``, a row per
-    style): kind, piece, flat cell, think time and attackers (``ids[row, :n[row]]``)."""
+    living): kind, piece, flat cell, think time and attackers (``ids[row, :n[row]]``); and the
+    agent's order under each style of a shared rollout, a row per style: ``mine`` (kind,
+    piece, flat cell) and its attackers (``mine_ids[row, :mine_n[row]]``)."""
 
     kind: IntArray
     piece: IntArray
@@ -500,9 +501,7 @@ class Orders(NamedTuple):
     think: FloatArray
     ids: IntArray
     n: IntArray
-    mine_kind: IntArray
-    mine_piece: IntArray
-    mine_cell: IntArray
+    mine: IntArray  # (styles, 3)
     mine_ids: IntArray
     mine_n: IntArray
 
@@ -552,7 +551,7 @@ def _rollout(
             _first_turn(a, me, order, attackers, first, turn)
         else:
             _decide_turn(t, a, j, me, styles, w, minds, agents, turn)
-        if n > 1 and _split(turn, me):  # each style on alone from this turn
+        if n > 1 and _split(turn):  # each style on alone from this turn
             out = np.empty(n)
             engine_at, agents_at = _state_room(), _state_room()
             _save_state(engine, engine_at)
@@ -583,8 +582,8 @@ def _new_orders(players: int, pieces: int, n: int) -> Orders:
         np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
         np.zeros(players, dtype=np.int64), np.zeros(players),
         np.zeros((players, pieces), dtype=np.int64), np.zeros(players, dtype=np.int64),
-        np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-        np.zeros((n, pieces), dtype=np.int64), np.zeros(n, dtype=np.int64),
+        np.zeros((n, 3), dtype=np.int64), np.zeros((n, pieces), dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
     )  # fmt: skip
 
 
@@ -634,8 +633,8 @@ def _first_turn(
         if p == me:
             kind, piece, cell = order
             n_ids = len(attackers) if kind == ATTACK else 0
-            for u in range(len(turn.mine_kind)):
-                turn.mine_kind[u], turn.mine_piece[u], turn.mine_cell[u] = kind, piece, cell
+            for u in range(len(turn.mine)):
+                turn.mine[u, 0], turn.mine[u, 1], turn.mine[u, 2] = kind, piece, cell
                 turn.mine_n[u] = n_ids
                 turn.mine_ids[u, :n_ids] = attackers[:n_ids]
         else:
@@ -678,7 +677,7 @@ def _decide_turn(
                     _load_state(agents, at)
                 else:
                     k, pc, c, ids, think = _decide(t, a, j, p, minds, styles[0], agents)
-                turn.mine_kind[u], turn.mine_piece[u], turn.mine_cell[u] = k, pc, c
+                turn.mine[u, 0], turn.mine[u, 1], turn.mine[u, 2] = k, pc, c
                 turn.mine_n[u] = len(ids)
                 turn.mine_ids[u, : len(ids)] = ids
         else:
@@ -689,19 +688,11 @@ def _decide_turn(
 
 
 @kernel
-def _split(turn: Orders, me: int) -> bool:
+def _split(turn: Orders) -> bool:
     """Does the agent's order this turn differ from one style to another?"""
-    for u in range(1, len(turn.mine_kind)):
-        if (
-            turn.mine_kind[u] != turn.mine_kind[0]
-            or turn.mine_piece[u] != turn.mine_piece[0]
-            or turn.mine_cell[u] != turn.mine_cell[0]
-            or turn.mine_n[u] != turn.mine_n[0]
-        ):
+    for u in range(1, len(turn.mine)):
+        if not _same_order(turn.mine, turn.mine_ids, turn.mine_n, 0, u):
             return True
-        for x in range(turn.mine_n[u]):
-            if turn.mine_ids[u, x] != turn.mine_ids[0, x]:
-                return True
     return False
 
 
@@ -716,7 +707,7 @@ def _fill(sub: Submissions, a: Arrays, me: int, turn: Orders, u: int) -> None:
         if not a.living[p]:
             continue
         if p == me:
-            kind, piece, cell = turn.mine_kind[u], turn.mine_piece[u], turn.mine_cell[u]
+            kind, piece, cell = turn.mine[u, 0], turn.mine[u, 1], turn.mine[u, 2]
             n_ids = turn.mine_n[u]
             sub.listed[listed : listed + n_ids] = turn.mine_ids[u, :n_ids]
         else:
