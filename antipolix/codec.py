@@ -44,7 +44,7 @@ import numpy.typing as npt
 from antipolix.errors import ArmyError, RulesError
 from antipolix.events import Event
 from antipolix.messages import Command, Delivered, Message
-from antipolix.observation import UNKNOWN_TRAIT, Observation
+from antipolix.observation import UNKNOWN_TRAIT, Observation, Told
 from antipolix.orders import Attack, Move, Order, Pass
 from antipolix.pieces import ArmyItem, PieceType, Trait, TraitCosts, TypeSpec, TypeTable
 from antipolix.rules import Rules
@@ -372,7 +372,9 @@ def delivered_to_dict(item: Delivered) -> dict[str, Any]:
 
 
 def observation_to_dict(
-    obs: Observation, event_dict: Callable[[Event], dict[str, Any]] | None = None
+    obs: Observation | Told,
+    event_dict: Callable[[Event], dict[str, Any]] | None = None,
+    pieces: object = None,
 ) -> dict[str, Any]:
     """An observation (R6) as JSON-ready data, every field of :class:`Observation`: ``player``,
     ``turn`` (turns played), ``timer`` (own seconds left, None with timers off), ``living``,
@@ -382,8 +384,13 @@ def observation_to_dict(
     types and traits by name (``"hovercraft"``, ``"invisible"``) and ``trait`` None for other
     players' pieces (R6). ``event_dict`` gives an event's plain form (default
     :meth:`~antipolix.events.Event.to_dict`; the match server passes the forms it made once a
-    turn)."""
+    turn). ``pieces``, if given, stands for the list of pieces (the match server gives their
+    JSON text, :meth:`~antipolix.game.Game.pieces_json`, with the other fields of ``obs``,
+    :class:`~antipolix.observation.Told`)."""
     plain = Event.to_dict if event_dict is None else event_dict
+    if pieces is None:
+        assert isinstance(obs, Observation), "the pieces of an observation's other fields"
+        pieces = seen_pieces(obs.ids, obs.owners, obs.types, obs.cells, obs.traits)
     return {
         "player": obs.player,
         "turn": obs.turn,
@@ -392,7 +399,7 @@ def observation_to_dict(
         "nul": list(obs.nul),
         "messages": [delivered_to_dict(m) for m in obs.messages],
         "events": [plain(e) for e in obs.events],
-        "pieces": seen_pieces(obs.ids, obs.owners, obs.types, obs.cells, obs.traits),
+        "pieces": pieces,
     }
 
 

@@ -11,6 +11,7 @@ are sorted, so their order says nothing either.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
@@ -61,6 +62,11 @@ def _plain(value: Any) -> Any:
     return out
 
 
+@functools.cache
+def _alone(player: int) -> frozenset[int]:
+    return frozenset((player,))
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Base of the events. ``TOLD`` names the fields that hold the players told of an event
@@ -69,9 +75,12 @@ class Event:
     TOLD: ClassVar[tuple[str, ...] | None] = None
 
     def audience(self) -> frozenset[int] | None:
-        if self.TOLD is None:
+        told = self.TOLD
+        if told is None:
             return None
-        return frozenset(getattr(self, name) for name in self.TOLD)
+        if len(told) == 1:  # (most events: one player told, its set made once)
+            return _alone(getattr(self, told[0]))
+        return frozenset(getattr(self, name) for name in told)
 
     def redacted(self, hidden: Callable[[int], bool]) -> Event:
         """The event as a player is told it: what ``hidden`` (identifier → hidden from that

@@ -17,6 +17,7 @@ arrays (:mod:`antipolix.state`), and returns events as objects (:mod:`antipolix.
 from __future__ import annotations
 
 import enum
+import math
 import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -52,7 +53,14 @@ from antipolix.ids import PieceNames
 from antipolix.jit import packed
 from antipolix.messages import Command, Delivered, Message
 from antipolix.messages import normalise as normalise_message
-from antipolix.observation import Observation, observe_k
+from antipolix.observation import (
+    JSON_NAMES,
+    JSON_STARTS,
+    Observation,
+    Told,
+    observe_k,
+    pieces_json_k,
+)
 from antipolix.orders import Attack, Move, Order
 from antipolix.orders import normalise as normalise_order
 from antipolix.pieces import INVISIBLE as _INVISIBLE
@@ -108,6 +116,8 @@ def _seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
 
 
 def _think_time(player: int, t: object) -> float:
+    if type(t) is float and 0.0 <= t < math.inf:  # (the usual case: a measured time)
+        return t
     if not is_plain_number(t) or t < 0:
         raise TurnError(f"player {player}: think time must be a finite number >= 0, got {t!r}")
     return float(t)
@@ -337,29 +347,39 @@ class Game:
 
     def observe(self, player: int) -> Observation:
         """R6, R12: what ``player`` may know now."""
+        told = self.told(player)
+        return Observation(*told, *observe_k(self._state, told.player))
+
+    def told(self, player: int) -> Told:
+        """R6: what ``player`` is told now besides the pieces it sees (:meth:`observe`'s turn,
+        timer, living players, NUL proposals, messages and events)."""
         player = self._player(player)
         a = self.arrays
-        ids, owners, types, traits, cells = observe_k(self._state, player)
         hidden = self.hidden_to(player)
         timer = None
         if self.rules.timers and self.phase is not Phase.PLACEMENT:
             timer = float(a.timers[player]) if a.living[player] else 0.0
-        return Observation(
-            player=player,
-            turn=self.turn,
-            timer=timer,
-            living=self.living,
-            nul=self.nul,
-            messages=tuple(self._inbox[player]),
-            events=tuple(
+        return Told(
+            player,
+            self.turn,
+            timer,
+            self.living,
+            self.nul,
+            tuple(self._inbox[player]),
+            tuple(
                 e.redacted(hidden) for who, e in self._last_events if who is None or player in who
             ),
-            ids=ids,
-            owners=owners,
-            types=types,
-            traits=traits,
-            cells=cells,
         )
+
+    def pieces_json(self, players: Sequence[int | None]) -> list[bytes]:
+        """R6: per player (None: what every player sees, :meth:`seen_by_all`), the pieces it
+        sees as JSON text, the list :func:`antipolix.codec.seen_pieces` makes of them: made by
+        one compiled call (the match server's frames)."""
+        rows = np.array([-1 if p is None else self._player(p) for p in players], dtype=np.int64)
+        text, ends = pieces_json_k(self._state, rows, JSON_NAMES, JSON_STARTS)
+        raw = text.tobytes()
+        starts = [0, *ends[:-1].tolist()]
+        return [raw[b:e] for b, e in zip(starts, ends.tolist(), strict=True)]
 
     def hidden_to(self, reader: int | None) -> Callable[[int], bool]:
         """R6: the test of whether ``reader`` may not know a piece, by identifier: another
@@ -556,6 +576,9 @@ class Game:
                 raise TurnError(f"{what} must be a mapping {{player: ...}}, got {mapping!r}")
             out = {}
             for key, value in mapping.items():
+                if type(key) is int and key in living:  # (the usual case: a living seat)
+                    out[key] = value
+                    continue
                 try:
                     p = self._player(key)
                 except AntipolixError as exc:

@@ -39,6 +39,19 @@ class PieceView:
     trait: Trait | None  # None for other players' pieces (R6)
 
 
+class Told(NamedTuple):
+    """What a player is told besides the pieces it sees: an :class:`Observation`'s first
+    fields, in its order (:meth:`antipolix.game.Game.told`)."""
+
+    player: int
+    turn: int
+    timer: float | None
+    living: tuple[int, ...]
+    nul: tuple[int, ...]
+    messages: tuple[Delivered, ...]
+    events: tuple[Event, ...]
+
+
 @dataclass(frozen=True, eq=False)  # holds arrays: compare fields, not observations
 class Observation:
     player: int
@@ -92,6 +105,102 @@ def observe_k(
         r = rows[i]
         traits[i] = a.trait[r] if a.owner[r] == player else UNKNOWN_TRAIT
     return a.ids[rows], a.owner[rows], a.kind[rows], traits, a.pos[rows]
+
+
+# -- the pieces seen as JSON text (the match server's frames) --------------------------------------
+
+
+def _json_names() -> tuple[npt.NDArray[np.uint8], IntArray]:
+    """The JSON strings of the piece types, then of the traits, by value (``"army"``,
+    ``"invisible"``), as one run of bytes and where each begins (``starts``, one more)."""
+    names = [f'"{k.name.lower()}"'.encode() for k in PieceType]
+    names += [f'"{t.name.lower()}"'.encode() for t in Trait]
+    starts = np.cumsum([0] + [len(n) for n in names]).astype(np.int64)
+    return np.frombuffer(b"".join(names), dtype=np.uint8).copy(), starts
+
+
+JSON_NAMES, JSON_STARTS = _json_names()
+_TRAIT_BASE = len(PieceType)  # the traits' rows in JSON_STARTS
+_PIECE_BYTES = 192  # at most, with every number 20 digits long
+# the fixed parts of a piece's JSON, in order: before its id, owner, type, trait and cell
+_KEYS = np.frombuffer(b'{"id":,"owner":,"type":,"trait":,"cell":[', dtype=np.uint8).copy()
+_KEY_ENDS = np.array([6, 15, 23, 32, 41], dtype=np.int64)
+_NULL = np.frombuffer(b"null", dtype=np.uint8).copy()
+
+
+@kernel
+def pieces_json_k(
+    a: Arrays, players: IntArray, names: npt.NDArray[np.uint8], starts: IntArray
+) -> tuple[npt.NDArray[np.uint8], IntArray]:
+    """Per player of ``players`` (-1: no player, what every player sees), the pieces it sees
+    (R6, :func:`observe_k`) as the JSON text of :func:`antipolix.codec.seen_pieces`: a list
+    of ``{"id", "owner", "type", "trait", "cell"}`` objects, types and traits by name
+    (``names`` and ``starts``: :data:`JSON_NAMES`, :data:`JSON_STARTS`), ``null`` for another
+    player's trait. Returns the texts one after the other (UTF-8 bytes) and where each ends."""
+    count = a.meta[COUNT]
+    out = np.empty(len(players) * (2 + count * _PIECE_BYTES), dtype=np.uint8)
+    ends = np.empty(len(players), dtype=np.int64)
+    k = 0
+    for v in range(len(players)):
+        ids, owners, types, traits, cells = observe_k(a, players[v])
+        out[k] = 91  # [
+        k += 1
+        for i in range(len(ids)):
+            if i:
+                out[k] = 44  # ,
+                k += 1
+            k = _json_put(out, k, _KEYS, 0, _KEY_ENDS[0])
+            k = _json_int(out, k, ids[i])
+            k = _json_put(out, k, _KEYS, _KEY_ENDS[0], _KEY_ENDS[1])
+            k = _json_int(out, k, owners[i])
+            k = _json_put(out, k, _KEYS, _KEY_ENDS[1], _KEY_ENDS[2])
+            k = _json_put(out, k, names, starts[types[i]], starts[types[i] + 1])
+            k = _json_put(out, k, _KEYS, _KEY_ENDS[2], _KEY_ENDS[3])
+            if traits[i] == UNKNOWN_TRAIT:
+                k = _json_put(out, k, _NULL, 0, 4)
+            else:
+                row = _TRAIT_BASE + traits[i]
+                k = _json_put(out, k, names, starts[row], starts[row + 1])
+            k = _json_put(out, k, _KEYS, _KEY_ENDS[3], _KEY_ENDS[4])
+            for axis in range(3):
+                k = _json_int(out, k, cells[i, axis])
+                out[k] = 44 if axis < 2 else 93  # , or ]
+                k += 1
+            out[k] = 125  # }
+            k += 1
+        out[k] = 93  # ]
+        k += 1
+        ends[v] = k
+    return out[:k], ends
+
+
+@kernel
+def _json_put(
+    out: npt.NDArray[np.uint8], k: int, text: npt.NDArray[np.uint8], lo: int, hi: int
+) -> int:
+    """``text[lo:hi]`` written at ``out[k]``; returns where the next write goes."""
+    for i in range(lo, hi):
+        out[k] = text[i]
+        k += 1
+    return k
+
+
+@kernel
+def _json_int(out: npt.NDArray[np.uint8], k: int, value: int) -> int:
+    """The decimal digits of ``value`` written at ``out[k]``; returns where the next write goes."""
+    v = int(value)
+    if v < 0:
+        out[k] = 45  # -
+        k += 1
+        v = -v
+    digits, rest = 1, v
+    while rest >= 10:
+        rest //= 10
+        digits += 1
+    for i in range(digits - 1, -1, -1):
+        out[k + i] = 48 + v % 10
+        v //= 10
+    return k + digits
 
 
 # -- the compiled form, for the compiled agents ----------------------------------------------------

@@ -23,16 +23,20 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
+import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from antipolix import Attack, Game, Message, Move, Pass, PieceType, Rules, Trait
-from antipolix.agents import Agent, Decision, RandomAgent, Sight
+from antipolix.agents import Agent, Decision, GreedyAgent, RandomAgent, RandomArmy, Sight
+from antipolix.codec import seen_pieces
 from antipolix.errors import NotYourPieceError, UnknownPieceError
 from antipolix.events import Combat, Crushed, Eliminated, Fate, Sent, Undelivered
 from antipolix.game import TurnReport
 from antipolix.observation import Observation
+from antipolix.play import play_game
+from antipolix.watch import Hooks
 from tests.hidden import check_observation, observation_fields, told
 
 ARMY, HOVER, FORT = PieceType.ARMY, PieceType.HOVERCRAFT, PieceType.FORTRESS
@@ -637,3 +641,44 @@ def test_r6_hidden_to_a_reader_is_another_players_invisible_piece() -> None:
     assert [hidden[0](p) for p in (chief0, ghost0, chief1)] == [False, False, False]
     assert [hidden[1](p) for p in (chief0, ghost0, chief1)] == [False, True, False]
     assert [hidden[None](p) for p in (chief0, ghost0, chief1)] == [False, True, False]
+
+
+def test_r6_the_pieces_json_text_is_seen_pieces_of_each_reader_over_whole_games() -> None:
+    # R6: the match server writes the pieces of its frames with compiled code
+    # (Game.pieces_json); each reader's text is the JSON of the list codec.seen_pieces makes of
+    # its observation (its own traits, others' null) or, for all readers (None), of the pieces
+    # every player sees; every turn of games of trait-heavy armies, the dead seats' too.
+    heavy = RandomArmy(menu=("army+teleporter", "hovercraft+invisible", "army+invisible", "army"))
+    compared = [0]
+
+    def compare(game: Game) -> None:
+        readers: list[int | None] = [*range(game.rules.players), None]
+        for reader, text in zip(readers, game.pieces_json(readers), strict=True):
+            if reader is None:
+                ids, owners, types, cells = game.seen_by_all()
+                want = seen_pieces(ids, owners, types, cells)
+            else:
+                obs = game.observe(reader)
+                want = seen_pieces(obs.ids, obs.owners, obs.types, obs.cells, obs.traits)
+            assert text == orjson.dumps(want), (game.turn, reader)
+            assert game.pieces_json([reader]) == [text]  # alone as among the others
+            compared[0] += 1
+
+    for seed in range(3):
+        play_game(
+            Rules(shape=(3, 8, 8), players=3, max_turns=60),
+            [RandomAgent(army=heavy), GreedyAgent(army=heavy), GreedyAgent()],
+            seed,
+            watchers=[Hooks(lambda pg: compare(pg.game), lambda game, r, d: compare(game))],
+        )
+    assert compared[0] > 3 * 4 * 30
+
+
+def test_r6_told_is_an_observations_fields_but_the_pieces() -> None:
+    # R6: Game.told (what the match server writes beside the pieces' text) is observe's first
+    # fields, field for field
+    game, *_ = chiefs_and_a_ghost()
+    game.play_turn({0: Pass(), 1: Pass()})
+    for player in (0, 1):
+        obs, told = game.observe(player), game.told(player)
+        assert tuple(getattr(obs, name) for name in told._fields) == tuple(told)

@@ -37,7 +37,7 @@ from antipolix.scores import PlayersFile
 from antipolix.server import Limits, ServerConfig, running
 from antipolix.server.app import ClientPeer
 from antipolix.server.clock import Clocks
-from antipolix.server.protocol import ProtocolError, parse_frame
+from antipolix.server.protocol import JsonText, ProtocolError, encode, parse_frame
 from antipolix.server.seats import SeatError, parse_seats
 from antipolix.server.tokens import digest, find, new_token
 
@@ -1016,10 +1016,24 @@ def test_r9_a_message_no_utf8_can_carry_reaches_its_readers_and_breaks_no_connec
     assert [e["text"] for e in sent["events"] if e["kind"] == "Sent"] == [text]
     got = clients[1].until("observation", turn=turn + 1)["observation"]
     assert [m["text"] for m in got["messages"]] == [text]
+    assert got["pieces"] and all(p["owner"] in (0, 1) for p in got["pieces"])  # (their text)
     for c in clients:  # both still play
         c.send({"type": "order", "turn": turn + 1, "order": {"kind": "Pass"}})
         assert c.until("received", turn=turn + 1)["order"] == {"kind": "Pass"}
         c.close()
+
+
+def test_a_frame_holds_json_text_as_it_is_whichever_encoder_writes_it() -> None:
+    # the pieces of an observation come as JSON text (JsonText); orjson writes them as they
+    # are, and so does the standard library's encoder when orjson refuses the frame
+    pieces = JsonText(b'[{"id":7,"cell":[0,1,2]}]')
+    assert encode({"turn": 3, "pieces": pieces}) == '{"turn":3,"pieces":[{"id":7,"cell":[0,1,2]}]}'
+    odd = "x" + chr(0xD800)
+    assert encode({"text": odd, "pieces": pieces}) == (
+        '{"text":"x\\ud800","pieces":[{"id":7,"cell":[0,1,2]}]}'
+    )
+    with pytest.raises(TypeError):
+        encode({"what": object()})
 
 
 def test_agents_decide_in_a_worker_process(tmp_path: Path) -> None:

@@ -53,7 +53,6 @@ from antipolix.codec import (
     parse_item,
     rules_from_dict,
     rules_to_dict,
-    seen_pieces,
 )
 from antipolix.end import EndReason, GameResult
 from antipolix.errors import AntipolixError
@@ -72,6 +71,7 @@ from antipolix.server.journal import SUFFIX, GameJournal, JournalError, read_jou
 from antipolix.server.protocol import (
     MAX_MESSAGES,
     Frame,
+    JsonText,
     ProtocolError,
     encode,
     encode_line,
@@ -259,6 +259,8 @@ class Match:
         self._costs = {item_name(i): spec.rules.piece_cost(*i) for i in _ITEMS}
         # the piece namers of the game as it stands (a game and its turn: _namers)
         self._namers_made: tuple[Game, int, Callable[[int | None], Namer]] | None = None
+        # the pieces each seat sees (and all see) as JSON text, with the game and turn of them
+        self._pieces_made: tuple[Game, int, dict[int | None, bytes]] | None = None
 
     # -- paths -------------------------------------------------------------------------------
 
@@ -677,20 +679,39 @@ class Match:
     def _observation(
         self, seat: int, turn: int | None, clocks: dict[str, Any] | None
     ) -> dict[str, Any]:
-        obs = self.game.observe(seat)
+        told = self.game.told(seat)
         name = self._namers(seat)
-        told = [describe(e, name) for e in obs.events if not isinstance(e, Received | TimerChanged)]
+        words = [
+            describe(e, name) for e in told.events if not isinstance(e, Received | TimerChanged)
+        ]
         frame: dict[str, Any] = {
             "type": "observation",
             "game": self.id,
             "seat": seat,
             "turn": turn,
-            "observation": observation_to_dict(obs, self._event_dict),
-            "told": told,
+            "observation": observation_to_dict(told, self._event_dict, self._pieces(seat)),
+            "told": words,
         }
         if clocks is not None:
             frame["clocks"] = clocks
         return frame
+
+    def _pieces(self, seat: int | None) -> JsonText:
+        """The pieces ``seat`` sees (None: what every seat sees) as JSON text, made once a turn
+        (:meth:`Game.pieces_json`; the living seats' in one call, at the first that is asked
+        for), anew while the armies are placed (the board changes within turn 0)."""
+        game = self.game
+        made = self._pieces_made
+        if made is None or made[0] is not game or made[1] != game.turn:
+            living = game.living
+            made = (game, game.turn, dict(zip(living, game.pieces_json(living), strict=True)))
+            if game.phase is not Phase.PLACEMENT:
+                self._pieces_made = made
+        texts = made[2]
+        text = texts.get(seat)
+        if text is None:
+            text = texts[seat] = game.pieces_json([seat])[0]
+        return JsonText(text)
 
     def _namers(self, seat: int) -> Namer:
         """The seat's piece namer for the game as it stands: the pieces are looked up once a
@@ -935,10 +956,10 @@ class Match:
     def public_view(self) -> dict[str, Any]:
         """The board as every player sees it (R6): visible pieces without traits, and the last
         turn's events that everyone is told of, with the identifiers of invisible pieces left
-        out. What an eliminated player and (by default) a spectator see."""
+        out. What an eliminated player and (by default) a spectator see; the pieces as JSON
+        text (:meth:`_pieces`), for :func:`encode`."""
         game = self.game
         hidden = game.hidden_to(None)
-        ids, owners, types, cells = game.seen_by_all()
         return {
             "turn": game.turn,
             "living": list(game.living),
@@ -948,7 +969,7 @@ class Match:
                 for e in self._last_events
                 if e.audience() is None
             ],
-            "pieces": seen_pieces(ids, owners, types, cells),
+            "pieces": self._pieces(None),
         }
 
     def _view_frame(self) -> str:

@@ -341,6 +341,29 @@ def _not_item(value: object) -> ArmyItem:
     raise _fail(f"an army item is a name like 'army+chief' or 'hovercraft', got {_short(value)}")
 
 
+class JsonText:
+    """JSON text made elsewhere (bytes), written into a frame as it is: :func:`encode` puts it
+    in place of this object (the pieces of an observation, written by compiled code:
+    :meth:`antipolix.game.Game.pieces_json`)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: bytes) -> None:
+        self.text = text
+
+
+def _raw(value: object) -> orjson.Fragment:
+    if type(value) is JsonText:
+        return orjson.Fragment(value.text)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def _parsed(value: object) -> Any:
+    if type(value) is JsonText:
+        return orjson.loads(value.text)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
 def encode(frame: Mapping[str, Any]) -> str:
     """A server frame as text: compact JSON (every number of the engine is finite: no NaN).
 
@@ -354,9 +377,9 @@ def encode(frame: Mapping[str, Any]) -> str:
     {"text":"a\\ud800"}
     """
     try:
-        return orjson.dumps(frame, option=_OPTIONS).decode()
+        return orjson.dumps(frame, default=_raw, option=_OPTIONS).decode()
     except orjson.JSONEncodeError:
-        return json.dumps(frame, separators=(",", ":"), allow_nan=False)
+        return json.dumps(frame, separators=(",", ":"), allow_nan=False, default=_parsed)
 
 
 def encode_line(record: Mapping[str, Any]) -> bytes:
