@@ -50,7 +50,7 @@ from antipolix.errors import (
 )
 from antipolix.events import Event
 from antipolix.ids import PieceNames
-from antipolix.jit import packed
+from antipolix.jit import held, packed
 from antipolix.messages import Command, Delivered, Message
 from antipolix.messages import normalise as normalise_message
 from antipolix.observation import (
@@ -170,6 +170,7 @@ class Game:
         self.rules = rules
         self.seed = _seed_sequence(seed)
         self._rng, self._placement_rng, self._agent_seeds, names = generators(rules, self.seed)
+        self._held_rng = held(self._rng)  # (for the turn kernel: see antipolix.jit.held)
         self._tables = rules.tables
         self.board = Board(rules.shape, game_arrays(rules, names, 16, 4))
         self._state = packed(self.board.arrays)  # the same arrays, as the kernels take them
@@ -190,7 +191,7 @@ class Game:
     def __getstate__(self) -> dict[str, object]:
         """For copies and pickles: the arrays are copied, their compiled records made anew."""
         state = dict(self.__dict__)
-        del state["_state"], state["_tables"]
+        del state["_state"], state["_tables"], state["_held_rng"]
         state["_buffers"] = None
         return state
 
@@ -200,6 +201,7 @@ class Game:
         self.__dict__.setdefault("_checked", {})
         self._tables = self.rules.tables
         self._state = packed(self.board.arrays)
+        self._held_rng = held(self._rng)
 
     def __repr__(self) -> str:
         return (
@@ -505,7 +507,9 @@ class Game:
         normal, times, mail = self._check_turn(orders, think_times, messages)
         self._checked.clear()  # (the board changes: an order is checked again next turn)
         b = self._submissions(normal, times, mail)
-        schedule = turn.play_turn_k(self._state, self._tables, self._rng, b.packed_in, b.packed_log)
+        schedule = turn.play_turn_held(
+            self._state, self._tables, self._held_rng, b.packed_in, b.packed_log
+        )
         self._digest = np.uint64(journal.digest(b.packed_log, self._digest))
         log = b.log
         events = journal.decode(log, self.rules.shape, normal, mail, lambda: self.result)

@@ -31,9 +31,10 @@ import hashlib
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Any, ClassVar, NamedTuple, TypeVar, cast
 
 import numba
+import numpy as np
 from numba.core import caching as _caching
 from numba.core import types as _types
 from numba.experimental import structref
@@ -256,3 +257,24 @@ def packed(x: T) -> T:
 def unpacked(x: T) -> T:
     """The named tuple of a record (the same arrays), for Python."""
     return _as_tuple(x)  # type: ignore[no-any-return]
+
+
+# -- a generator held for kernels -------------------------------------------------------------
+
+
+class Held(NamedTuple):
+    """A numpy generator held by compiled code (:func:`held`)."""
+
+    rng: np.random.Generator
+
+
+record(Held)
+
+
+def held(rng: np.random.Generator) -> Held:
+    """``rng`` held for kernels that take it as ``held.rng``: it draws the same numbers from the
+    same state. Passed to a kernel called from Python it costs a pointer, where a generator is
+    read anew at every call (its bit generator's state and functions, through ctypes: about
+    5 µs). Keep ``rng`` itself alive as long as the holder (its state is ``rng``'s); a holder
+    cannot be pickled or copied: make it again from the copy's generator."""
+    return packed(Held(rng))

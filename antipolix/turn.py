@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from antipolix import journal as jr
 from antipolix.combat import attack_power_k, defence_at, draw_outcome_k
-from antipolix.jit import both, kernel, record
+from antipolix.jit import Held, both, kernel, record
 from antipolix.journal import Journal, emit, push
 from antipolix.pieces import CHIEF, FORTRESS, INVISIBLE, NO_TRAIT
 from antipolix.reach import reach_cells_k, reaches_k
@@ -433,6 +433,14 @@ def handle_message(
 
 
 # -- the turn ----------------------------------------------------------------------------------
+
+
+@kernel
+def play_turn_held(a: Arrays, t: Tables, holder: Held, s: Submissions, j: Journal) -> IntArray:
+    """:func:`play_turn_k` called from Python with the game's generator held
+    (:func:`antipolix.jit.held`: a pointer to pass, where the generator is read anew at every
+    call)."""
+    return play_turn_k(a, t, holder.rng, s, j)
 
 
 @kernel

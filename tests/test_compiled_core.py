@@ -12,9 +12,11 @@ slow suite.
 from __future__ import annotations
 
 import copy
+import pickle
 from dataclasses import dataclass
 from typing import Any
 
+import numba
 import numpy as np
 import pytest
 
@@ -23,6 +25,7 @@ from antipolix.agents import GreedyAgent, PlannerAgent, RandomAgent
 from antipolix.agents.army import FixedArmy, RandomArmy
 from antipolix.agents.base import Agent, Decision
 from antipolix.autoplay import Played, play_games
+from antipolix.jit import Held, held
 from antipolix.messages import Command, Message
 from antipolix.play import play_game
 from antipolix.runner.rows import GameRow
@@ -205,6 +208,34 @@ def test_a_turn_with_more_messages_than_earlier_turns_and_a_copied_game() -> Non
     b = again.play_turn(passes, {0: 1.0, 1: 2.0}, talk)
     assert [e.to_dict() for e in a.events] == [e.to_dict() for e in b.events]
     assert ours.digest == again.digest
+
+
+@numba.njit(cache=False)  # type: ignore[untyped-decorator]
+def _draws(holder: Held, n: int) -> np.ndarray:
+    out = np.empty(n)
+    for i in range(n):
+        out[i] = holder.rng.random()
+    return out
+
+
+def test_a_held_generator_draws_from_the_generators_own_state() -> None:
+    # Game.play_turn passes its generator held (antipolix.jit.held): a kernel draws through
+    # the holder what it would draw from the generator itself, and the generator goes on from
+    # there (R12: the same game whichever way the turn kernel is called); a pickled game plays
+    # on alike (its holder made again)
+    rng, twin = np.random.default_rng(7), np.random.default_rng(7)
+    assert _draws(held(rng), 5).tolist() == twin.random(5).tolist()
+    assert rng.random() == twin.random()
+    game = Game(Rules(shape=(4, 8, 8), players=3, max_turns=40), 5)
+    for p in range(3):
+        game.place_army(p, [(PieceType.ARMY, Trait.CHIEF), (PieceType.ARMY, Trait.NONE)])
+    game.start()
+    game.play_turn({p: Pass() for p in range(3)}, {p: 1.0 for p in range(3)})
+    again = pickle.loads(pickle.dumps(game))
+    orders = [game.play_turn({p: Pass() for p in range(3)}, {p: 1.0 for p in range(3)})]
+    orders += [again.play_turn({p: Pass() for p in range(3)}, {p: 1.0 for p in range(3)})]
+    assert orders[0].reception == orders[1].reception  # (equal times: the order is drawn, R7)
+    assert game.digest == again.digest
 
 
 NO_JIT_SCRIPT = """
