@@ -393,6 +393,20 @@ def test_agents_are_picklable_and_a_pickled_agent_plays_the_same_game(tmp_path) 
     assert len(pickle.dumps(agents)) < 2000  # small: parameters and a policy, no game state
 
 
+@pytest.mark.parametrize("make", [RandomAgent, GreedyAgent, PlannerAgent])
+def test_a_set_up_agent_pickled_mid_game_decides_as_the_original(make) -> None:
+    # a set-up agent shipped to a worker (Ray) has its kernels' generator held anew from its
+    # own generator's copy (antipolix.jit.held): from one observation, the same decision, and
+    # both generators go on alike (R12)
+    game = play_game(SMALL, [GreedyAgent(), RandomAgent()], seed=7).game
+    agent = make()
+    agent.setup(SMALL, 0, np.random.default_rng(5))
+    agent.act(game.observe(0))
+    again = pickle.loads(pickle.dumps(agent))
+    assert again.act(game.observe(0)) == agent.act(game.observe(0))
+    assert again.rng.random() == agent.rng.random()
+
+
 def test_one_agent_object_in_several_seats() -> None:
     # play copies the agent for each seat: the object is not set up or changed by the game
     agent = RandomAgent()

@@ -27,7 +27,7 @@ from antipolix.agents.sight import (
     visible_defence,
 )
 from antipolix.combat import defence_k
-from antipolix.jit import kernel, packed
+from antipolix.jit import Held, held, kernel, packed
 from antipolix.observation import (
     C_ATTACK,
     C_DEFENCE,
@@ -57,16 +57,20 @@ class Remembering(Agent):
         super().setup(rules, seat, rng)
         self.remembered = memory_for(rules)
         self._memory = packed(self.remembered)
+        self._held = held(rng)  # (its kernels take the generator held: antipolix.jit.held)
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        state.pop("_memory", None)  # (a record does not pickle: made again from remembered)
+        state.pop("_memory", None)  # (records do not pickle: made again from what they hold)
+        state.pop("_held", None)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         if "remembered" in state:
             self._memory = packed(self.remembered)
+        if "rng" in state:
+            self._held = held(self.rng)
 
 
 class RandomAgent(Remembering):
@@ -88,8 +92,16 @@ class RandomAgent(Remembering):
 
     def act(self, obs: Observation) -> Decision:
         seen = packed(seen_of(obs, self.rules.shape))
-        choice = random_act(self.rules.tables, seen, self._memory, self.mean_think, self.rng)
+        choice = random_act_held(self.rules.tables, seen, self._memory, self.mean_think, self._held)
         return decision_of(choice, self.rules.shape)
+
+
+@kernel
+def random_act_held(
+    t: Tables, seen: Seen, memory: Memory, mean_think: float, holder: Held
+) -> Choice:
+    """:func:`random_act` called from Python, its generator held (:func:`antipolix.jit.held`)."""
+    return random_act(t, seen, memory, mean_think, holder.rng)
 
 
 def memory_for(rules: Rules) -> Memory:
@@ -156,8 +168,14 @@ class GreedyAgent(Remembering):
 
     def act(self, obs: Observation) -> Decision:
         seen = packed(seen_of(obs, self.rules.shape))
-        choice = greedy_act(self.rules.tables, seen, self._memory, self.rng)
+        choice = greedy_act_held(self.rules.tables, seen, self._memory, self._held)
         return decision_of(choice, self.rules.shape)
+
+
+@kernel
+def greedy_act_held(t: Tables, seen: Seen, memory: Memory, holder: Held) -> Choice:
+    """:func:`greedy_act` called from Python, its generator held (:func:`antipolix.jit.held`)."""
+    return greedy_act(t, seen, memory, holder.rng)
 
 
 @kernel

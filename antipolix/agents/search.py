@@ -63,7 +63,7 @@ from antipolix.agents.planner import (
 )
 from antipolix.agents.sight import Sight, nearest
 from antipolix.agents.tuned import TunedAgent
-from antipolix.jit import kernel, packed, record
+from antipolix.jit import Held, kernel, packed, record
 from antipolix.journal import Journal, clear, journal_for
 from antipolix.observation import Observation, Seen, seen_k, seen_of
 from antipolix.pieces import CHIEF, FORTRESS, NO_TRAIT, TELEPORTER
@@ -150,6 +150,14 @@ def search_act(
         dead = True  # nothing left that can attack (fortresses only, R2)
     command = draw_offer(memory, seen.turn, dead)
     return kind, piece, cell, pieces, think, command
+
+
+@kernel
+def search_act_held(
+    t: Tables, seen: Seen, memory: Memory, params: FloatArray, w: FloatArray, holder: Held
+) -> Choice:
+    """:func:`search_act` called from Python, its generator held (:func:`antipolix.jit.held`)."""
+    return search_act(t, seen, memory, params, w, holder.rng)
 
 
 @kernel
@@ -801,5 +809,7 @@ class SearchAgent(TunedAgent):
     def act(self, obs: Observation) -> Decision:
         seen = packed(seen_of(obs, self.rules.shape))
         params = np.array(self.scalars(), dtype=np.float64)
-        choice = search_act(self.rules.tables, seen, self._memory, params, self.playing, self.rng)
+        choice = search_act_held(
+            self.rules.tables, seen, self._memory, params, self.playing, self._held
+        )
         return decision_of(choice, self.rules.shape)

@@ -9,7 +9,7 @@ import numpy as np
 
 from antipolix.agents.army import ArmyPolicy, FixedArmy
 from antipolix.agents.base import Decision, decision_of, unit_strength
-from antipolix.agents.planner.decision import planner_act
+from antipolix.agents.planner.decision import planner_act_held
 from antipolix.agents.planner.weights import (
     DEFAULT_WEIGHTS,
     WEIGHT_NAMES,
@@ -95,14 +95,14 @@ class PlannerAgent(Remembering):
 
     def act(self, obs: Observation) -> Decision:
         seen = packed(seen_of(obs, self.rules.shape))
-        choice = planner_act(
+        choice = planner_act_held(
             self.rules.tables,
             seen,
             self._memory,
             self.min_think,
             self.max_think,
             self.playing,
-            self.rng,
+            self._held,
         )
         return decision_of(choice, self.rules.shape)
 

@@ -32,7 +32,7 @@ from antipolix.agents.planner.weights import (
     FloatArray,
 )
 from antipolix.agents.sight import Sight, power, target_matrix
-from antipolix.jit import kernel
+from antipolix.jit import Held, kernel
 from antipolix.journal import NUL, WAR
 from antipolix.observation import Seen
 from antipolix.reach import cheb, reach_cells_k
@@ -296,6 +296,20 @@ def planner_act(
         dead = True  # nothing left that can attack (fortresses only, R2)
     command = draw_offer(memory, seen.turn, dead)
     return kind, piece, cell, pieces, think, command
+
+
+@kernel
+def planner_act_held(
+    t: Tables,
+    seen: Seen,
+    memory: Memory,
+    min_think: float,
+    max_think: float,
+    w: FloatArray,
+    holder: Held,
+) -> Choice:
+    """:func:`planner_act` called from Python, its generator held (:func:`antipolix.jit.held`)."""
+    return planner_act(t, seen, memory, min_think, max_think, w, holder.rng)
 
 
 @kernel
