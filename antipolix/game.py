@@ -54,8 +54,6 @@ from antipolix.jit import held, packed
 from antipolix.messages import Command, Delivered, Message
 from antipolix.messages import normalise as normalise_message
 from antipolix.observation import (
-    JSON_NAMES,
-    JSON_STARTS,
     Observation,
     Told,
     observe_k,
@@ -378,7 +376,7 @@ class Game:
         sees as JSON text, the list :func:`antipolix.codec.seen_pieces` makes of them: made by
         one compiled call (the match server's frames)."""
         rows = np.array([-1 if p is None else self._player(p) for p in players], dtype=np.int64)
-        text, ends = pieces_json_k(self._state, rows, JSON_NAMES, JSON_STARTS)
+        text, ends = pieces_json_k(self._state, rows)
         raw = text.tobytes()
         starts = [0, *ends[:-1].tolist()]
         return [raw[b:e] for b, e in zip(starts, ends.tolist(), strict=True)]

@@ -129,14 +129,13 @@ _NULL = np.frombuffer(b"null", dtype=np.uint8).copy()
 
 
 @kernel
-def pieces_json_k(
-    a: Arrays, players: IntArray, names: npt.NDArray[np.uint8], starts: IntArray
-) -> tuple[npt.NDArray[np.uint8], IntArray]:
+def pieces_json_k(a: Arrays, players: IntArray) -> tuple[npt.NDArray[np.uint8], IntArray]:
     """Per player of ``players`` (-1: no player, what every player sees), the pieces it sees
     (R6, :func:`observe_k`) as the JSON text of :func:`antipolix.codec.seen_pieces`: a list
     of ``{"id", "owner", "type", "trait", "cell"}`` objects, types and traits by name
-    (``names`` and ``starts``: :data:`JSON_NAMES`, :data:`JSON_STARTS`), ``null`` for another
-    player's trait. Returns the texts one after the other (UTF-8 bytes) and where each ends."""
+    (:data:`JSON_NAMES`), ``null`` for another player's trait. Returns the texts one after
+    the other (UTF-8 bytes) and where each ends."""
+    names, starts = JSON_NAMES, JSON_STARTS
     count = a.meta[COUNT]
     out = np.empty(len(players) * (2 + count * _PIECE_BYTES), dtype=np.uint8)
     ends = np.empty(len(players), dtype=np.int64)

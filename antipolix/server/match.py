@@ -703,8 +703,10 @@ class Match:
         game = self.game
         made = self._pieces_made
         if made is None or made[0] is not game or made[1] != game.turn:
-            living = game.living
-            made = (game, game.turn, dict(zip(living, game.pieces_json(living), strict=True)))
+            readers: list[int | None] = list(game.living)
+            if self._viewers():
+                readers.append(None)
+            made = (game, game.turn, dict(zip(readers, game.pieces_json(readers), strict=True)))
             if game.phase is not Phase.PLACEMENT:
                 self._pieces_made = made
         texts = made[2]
@@ -985,12 +987,18 @@ class Match:
             self._view_text, self._view_turn = encode(frame), self.turn
         return self._view_text
 
-    def _send_view(self) -> None:
-        """The public view to the spectators (in public mode) and to the seats out of the game."""
+    def _viewers(self) -> list[Peer]:
+        """Who gets the public view: the spectators (in public mode) and the seats out of the
+        game."""
         to = list(self.watchers) if self.spec.watch == "public" else []
         living = self.game.living
         if len(living) < self.players:
             to += [p for s, p in enumerate(self.peers) if p is not None and s not in living]
+        return to
+
+    def _send_view(self) -> None:
+        """The public view to those who get it (:meth:`_viewers`)."""
+        to = self._viewers()
         if to:
             text = self._view_frame()
             for peer in to:
