@@ -24,21 +24,23 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from antipolix.agents.base import Agent
-from antipolix.agents.planner import PlannerAgent, planner_act
-from antipolix.agents.scripted import GreedyAgent, RandomAgent, greedy_act, random_act
-from antipolix.agents.search import SearchAgent, search_act
+from antipolix.agents.planner import PlannerAgent
+from antipolix.agents.planner.decision import planner_act_held
+from antipolix.agents.scripted import GreedyAgent, RandomAgent, greedy_act_held, random_act_held
+from antipolix.agents.search import SearchAgent, search_act_held
 from antipolix.autoplay import play_games_k
 from antipolix.jit import cached
 from antipolix.observation import observe_k
-from antipolix.turn import play_turn_k
+from antipolix.turn import play_turn_held
 
-# Path through Game: the engine (a turn, an observation) and each agent's decision kernel
-GAME_KERNELS: tuple[Callable[..., Any], ...] = (play_turn_k, observe_k)
+# Path through Game: the engine (a turn, an observation) and each agent's decision kernel, as
+# Python calls them (their generators held: antipolix.jit.held)
+GAME_KERNELS: tuple[Callable[..., Any], ...] = (play_turn_held, observe_k)
 AGENT_KERNELS: tuple[tuple[type[Agent], Callable[..., Any]], ...] = (
-    (SearchAgent, search_act),  # (subclasses first: the search agent plays the planner too)
-    (PlannerAgent, planner_act),  # the tuned agent is a planner
-    (GreedyAgent, greedy_act),
-    (RandomAgent, random_act),
+    (SearchAgent, search_act_held),  # (subclasses first: the search agent plays the planner too)
+    (PlannerAgent, planner_act_held),  # the tuned agent is a planner
+    (GreedyAgent, greedy_act_held),
+    (RandomAgent, random_act_held),
 )
 # Seconds of compiling, measured cold (see the module docstring)
 SECONDS: dict[str, float] = {  # experiments/bench_compile.py: CPU seconds, cold
