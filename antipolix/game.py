@@ -53,12 +53,7 @@ from antipolix.ids import PieceNames
 from antipolix.jit import held, packed
 from antipolix.messages import Command, Delivered, Message
 from antipolix.messages import normalise as normalise_message
-from antipolix.observation import (
-    Observation,
-    Told,
-    observe_k,
-    pieces_json_k,
-)
+from antipolix.observation import Observation, Told, observe_k, pieces_json_k
 from antipolix.orders import Attack, Move, Order
 from antipolix.orders import normalise as normalise_order
 from antipolix.pieces import INVISIBLE as _INVISIBLE
@@ -505,10 +500,10 @@ class Game:
         normal, times, mail = self._check_turn(orders, think_times, messages)
         self._checked.clear()  # (the board changes: an order is checked again next turn)
         b = self._submissions(normal, times, mail)
-        schedule = turn.play_turn_held(
-            self._state, self._tables, self._held_rng, b.packed_in, b.packed_log
+        schedule, digest = turn.play_turn_held(
+            self._state, self._tables, self._held_rng, b.packed_in, b.packed_log, self._digest
         )
-        self._digest = np.uint64(journal.digest(b.packed_log, self._digest))
+        self._digest = np.uint64(digest)
         log = b.log
         events = journal.decode(log, self.rules.shape, normal, mail, lambda: self.result)
         for box in self._inbox.values():

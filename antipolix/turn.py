@@ -436,11 +436,15 @@ def handle_message(
 
 
 @kernel
-def play_turn_held(a: Arrays, t: Tables, holder: Held, s: Submissions, j: Journal) -> IntArray:
+def play_turn_held(
+    a: Arrays, t: Tables, holder: Held, s: Submissions, j: Journal, h: np.uint64
+) -> tuple[IntArray, np.uint64]:
     """:func:`play_turn_k` called from Python with the game's generator held
     (:func:`antipolix.jit.held`: a pointer to pass, where the generator is read anew at every
-    call)."""
-    return play_turn_k(a, t, holder.rng, s, j)
+    call), and the game's digest ``h`` carried over the turn's events
+    (:func:`antipolix.journal.digest`)."""
+    schedule = play_turn_k(a, t, holder.rng, s, j)
+    return schedule, jr.digest(j, h)
 
 
 @kernel

@@ -24,8 +24,7 @@ import json
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -59,9 +58,9 @@ class ProtocolError(AntipolixError):
         self.ref: str | int | None = None  # the refused frame's ref, when it could be read
 
 
-@dataclass(frozen=True)
-class Frame:
-    """A client frame, checked. Only the fields of its ``type`` are set."""
+class Frame(NamedTuple):
+    """A client frame, checked. Only the fields of its ``type`` are set. (A named tuple: one is
+    made for every frame a client sends, hundreds a second.)"""
 
     type: str
     ref: str | int | None = None
@@ -72,7 +71,7 @@ class Frame:
     cells: tuple[tuple[int, int, int], ...] | None = None  # army: explicit cells, or None
     turn: int | None = None  # order: the turn it is for (the observation's turn + 1)
     order: Order | None = None  # order (R4)
-    messages: tuple[Message | Command, ...] = field(default=())  # order, message, command (R9)
+    messages: tuple[Message | Command, ...] = ()  # order, message, command (R9)
 
 
 def _fail(message: str) -> ProtocolError:
@@ -213,7 +212,10 @@ def _ref(value: object) -> str | int | None:
 
 def decode(raw: str | bytes, limit: int = MAX_FRAME_BYTES) -> dict[str, Any]:
     """The JSON object of a frame: at most ``limit`` bytes of UTF-8 text holding one object."""
-    size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+    if isinstance(raw, str):  # (its UTF-8 bytes: as many as its characters if all are ASCII)
+        size = len(raw) if raw.isascii() else len(raw.encode("utf-8"))
+    else:
+        size = len(raw)
     if size > limit:
         raise ProtocolError("too-big", f"a frame is at most {limit} bytes, this one has {size}")
     try:
