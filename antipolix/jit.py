@@ -29,12 +29,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+import secrets
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple, TypeVar, cast
 
 import numba
 import numpy as np
+from numba.core import bytecode as _bytecode
 from numba.core import caching as _caching
 from numba.core import types as _types
 from numba.experimental import structref
@@ -45,6 +47,30 @@ types: Any = _types
 
 F = TypeVar("F", bound=Callable[..., Any])
 JIT = not numba.config.DISABLE_JIT
+
+
+class _RandomIds:
+    """numba's numbers for the functions it compiles (the ``v123`` in their machine names),
+    drawn at random instead of counted from 1 in each process.
+
+    Counted, two processes that compile in the same order give the same name to different
+    functions (the sort inside one kernel, the argsort inside another), each kept in the disk
+    cache with its own kernel; a process that then loads both kernels links both names to one
+    body, and plays differently from the rules' source (numba issue #10486, open for numba
+    0.68: seen here as random-agent games that changed once the planner's kernels were cached
+    beside theirs). Drawn at random (63 bits, in every process and every fork), names from
+    different processes do not meet. Only the names change: what a kernel computes, and the
+    cache's keys, do not."""
+
+    def __iter__(self) -> _RandomIds:
+        return self
+
+    def __next__(self) -> int:
+        return secrets.randbits(63)
+
+
+if hasattr(_bytecode.FunctionIdentity, "_unique_ids"):  # (where numba draws them: 0.68)
+    _bytecode.FunctionIdentity._unique_ids = _RandomIds()
 T = TypeVar("T")
 PACKAGE = Path(__file__).resolve().parent
 _IMPORTS = re.compile(

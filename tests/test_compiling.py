@@ -112,3 +112,31 @@ def test_a_warm_batch_says_nothing_of_compiling(capsys: pytest.CaptureFixture[st
     simulate(rules, ["greedy", "random"], 2, 1, workers=0)  # compiled (or loaded) now
     simulate(rules, ["greedy", "random"], 2, 1, workers=0, progress=True)
     assert "compiling" not in capsys.readouterr().err
+
+
+NAMED = """
+import antipolix.jit
+import numba
+
+@numba.njit
+def f(x):
+    return x + 1
+
+f(1)
+print(next(iter(f.overloads.values())).fndesc.mangled_name)
+"""
+
+
+def test_two_processes_give_the_same_function_different_machine_names() -> None:
+    # R12 (the same game from the same seed, whatever the disk cache holds): numba counts the
+    # names of the functions it compiles from 1 in each process, so that kernels cached by two
+    # processes can hold one name with two bodies, and a process loading both runs one body for
+    # both (numba issue #10486: random-agent games changed once the planner's kernels were
+    # cached). With antipolix.jit imported the names are drawn at random in each process.
+    names = {
+        subprocess.run(
+            [sys.executable, "-c", NAMED], capture_output=True, text=True, check=True
+        ).stdout
+        for _ in range(2)
+    }
+    assert len(names) == 2 and all(name.strip() for name in names)
