@@ -39,15 +39,19 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import numpy.typing as npt
 
 from antipolix.errors import ArmyError, RulesError
 from antipolix.events import Event
+from antipolix.jit import kernel
 from antipolix.messages import Command, Delivered, Message
-from antipolix.observation import UNKNOWN_TRAIT, Observation, Told
+from antipolix.observation import UNKNOWN_TRAIT, Observation, Told, observe_k
 from antipolix.orders import Attack, Move, Order, Pass
 from antipolix.pieces import ArmyItem, PieceType, Trait, TraitCosts, TypeSpec, TypeTable
 from antipolix.rules import Rules
+from antipolix.state import COUNT, Arrays
+from antipolix.world import IntArray
 
 TYPE_NAMES = tuple(k.name.lower() for k in PieceType)
 TRAIT_NAMES = tuple(t.name.lower() for t in Trait)
@@ -431,3 +435,97 @@ def seen_pieces(
             strict=True,
         )
     ]
+
+
+# -- the pieces seen as JSON text, by compiled code (the match server's frames) -------------------
+
+
+def _json_names() -> tuple[npt.NDArray[np.uint8], IntArray]:
+    """:data:`TYPE_NAMES` then :data:`TRAIT_NAMES` as JSON strings (``"army"``,
+    ``"invisible"``), by value: one run of bytes and where each begins (``starts``, one more)."""
+    names = [f'"{name}"'.encode() for name in (*TYPE_NAMES, *TRAIT_NAMES)]
+    starts = np.cumsum([0] + [len(n) for n in names]).astype(np.int64)
+    return np.frombuffer(b"".join(names), dtype=np.uint8).copy(), starts
+
+
+JSON_NAMES, JSON_STARTS = _json_names()
+_TRAIT_BASE = len(TYPE_NAMES)  # the traits' rows in JSON_STARTS
+_PIECE_BYTES = 192  # at most, with every number 20 digits long
+# the fixed parts of a piece's JSON, in order: before its id, owner, type, trait and cell
+_KEYS = np.frombuffer(b'{"id":,"owner":,"type":,"trait":,"cell":[', dtype=np.uint8).copy()
+_KEY_ENDS = np.array([6, 15, 23, 32, 41], dtype=np.int64)
+_NULL = np.frombuffer(b"null", dtype=np.uint8).copy()
+
+
+@kernel
+def pieces_json_k(a: Arrays, players: IntArray) -> tuple[npt.NDArray[np.uint8], IntArray]:
+    """Per player of ``players`` (-1: no player, what every player sees), the pieces it sees
+    (R6, :func:`~antipolix.observation.observe_k`) as the JSON text of :func:`seen_pieces`: a list
+    of ``{"id", "owner", "type", "trait", "cell"}`` objects, types and traits by name
+    (:data:`JSON_NAMES`), ``null`` for another player's trait. Returns the texts one after
+    the other (UTF-8 bytes) and where each ends."""
+    names, starts = JSON_NAMES, JSON_STARTS
+    count = a.meta[COUNT]
+    out = np.empty(len(players) * (2 + count * _PIECE_BYTES), dtype=np.uint8)
+    ends = np.empty(len(players), dtype=np.int64)
+    k = 0
+    for v in range(len(players)):
+        ids, owners, types, traits, cells = observe_k(a, players[v])
+        out[k] = 91  # [
+        k += 1
+        for i in range(len(ids)):
+            if i:
+                out[k] = 44  # ,
+                k += 1
+            k = _json_put(out, k, _KEYS, 0, _KEY_ENDS[0])
+            k = _json_int(out, k, ids[i])
+            k = _json_put(out, k, _KEYS, _KEY_ENDS[0], _KEY_ENDS[1])
+            k = _json_int(out, k, owners[i])
+            k = _json_put(out, k, _KEYS, _KEY_ENDS[1], _KEY_ENDS[2])
+            k = _json_put(out, k, names, starts[types[i]], starts[types[i] + 1])
+            k = _json_put(out, k, _KEYS, _KEY_ENDS[2], _KEY_ENDS[3])
+            if traits[i] == UNKNOWN_TRAIT:
+                k = _json_put(out, k, _NULL, 0, 4)
+            else:
+                row = _TRAIT_BASE + traits[i]
+                k = _json_put(out, k, names, starts[row], starts[row + 1])
+            k = _json_put(out, k, _KEYS, _KEY_ENDS[3], _KEY_ENDS[4])
+            for axis in range(3):
+                k = _json_int(out, k, cells[i, axis])
+                out[k] = 44 if axis < 2 else 93  # , or ]
+                k += 1
+            out[k] = 125  # }
+            k += 1
+        out[k] = 93  # ]
+        k += 1
+        ends[v] = k
+    return out[:k], ends
+
+
+@kernel
+def _json_put(
+    out: npt.NDArray[np.uint8], k: int, text: npt.NDArray[np.uint8], lo: int, hi: int
+) -> int:
+    """``text[lo:hi]`` written at ``out[k]``; returns where the next write goes."""
+    for i in range(lo, hi):
+        out[k] = text[i]
+        k += 1
+    return k
+
+
+@kernel
+def _json_int(out: npt.NDArray[np.uint8], k: int, value: int) -> int:
+    """The decimal digits of ``value`` written at ``out[k]``; returns where the next write goes."""
+    v = int(value)
+    if v < 0:
+        out[k] = 45  # -
+        k += 1
+        v = -v
+    digits, rest = 1, v
+    while rest >= 10:
+        rest //= 10
+        digits += 1
+    for i in range(digits - 1, -1, -1):
+        out[k + i] = 48 + v % 10
+        v //= 10
+    return k + digits

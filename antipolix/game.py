@@ -29,6 +29,7 @@ import numpy.typing as npt
 from antipolix import journal, turn
 from antipolix.armies import Zone
 from antipolix.checks import is_int, is_plain_number
+from antipolix.codec import pieces_json_k
 from antipolix.combat import attack_power_k, defence_at
 from antipolix.end import REASONS, GameResult
 from antipolix.errors import (
@@ -53,7 +54,7 @@ from antipolix.ids import PieceNames
 from antipolix.jit import held, packed
 from antipolix.messages import Command, Delivered, Message
 from antipolix.messages import normalise as normalise_message
-from antipolix.observation import Observation, Told, observe_k, pieces_json_k
+from antipolix.observation import Observation, Told, observe_k
 from antipolix.orders import Attack, Move, Order
 from antipolix.orders import normalise as normalise_order
 from antipolix.pieces import INVISIBLE as _INVISIBLE

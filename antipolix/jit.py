@@ -47,6 +47,7 @@ types: Any = _types
 
 F = TypeVar("F", bound=Callable[..., Any])
 JIT = not numba.config.DISABLE_JIT
+T = TypeVar("T")
 
 
 class _RandomIds:
@@ -71,7 +72,7 @@ class _RandomIds:
 
 if hasattr(_bytecode.FunctionIdentity, "_unique_ids"):  # (where numba draws them: 0.68)
     _bytecode.FunctionIdentity._unique_ids = _RandomIds()
-T = TypeVar("T")
+
 PACKAGE = Path(__file__).resolve().parent
 _IMPORTS = re.compile(
     rb"^[ \t]*(?:from[ \t]+antipolix((?:\.\w+)*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"
