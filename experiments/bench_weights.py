@@ -38,7 +38,7 @@ import numpy as np
 
 from antipolix import Rules
 from antipolix.agents import PlannerAgent, agent_named
-from antipolix.agents.memory import Memory, make_memory
+from antipolix.agents.memory import Memory, copied
 from antipolix.agents.planner import planner_act
 from antipolix.cli import run_script
 from antipolix.errors import AntipolixError
@@ -66,13 +66,7 @@ def recorder(name: str, positions: list[Position]) -> PlannerAgent:
     return out
 
 
-@numba.njit(cache=False)  # type: ignore[untyped-decorator]
-def fresh_copy(m: Memory) -> Memory:
-    """A copy of memory ``m`` (a decision changes the memory it is given)."""
-    return make_memory(
-        m.first_cell.copy(), m.moved.copy(), m.seen_type.copy(), m.mark_turn.copy(),
-        m.mark_value.copy(), m.hidden.copy(), m.counters.copy(),
-    )  # fmt: skip
+fresh_copy = copied  # a copy of a memory (a decision changes the memory it is given)
 
 
 # not cached on disk: numba would not see a change to the planner's kernels it calls

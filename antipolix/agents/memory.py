@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from antipolix.jit import record
+from antipolix.jit import kernel, record
 from antipolix.world import IntArray
 
 NEVER = -(1 << 40)  # the turn of a memory never made
@@ -62,3 +62,12 @@ def new_memory(cells: int, players: int, memory_turns: int = HIDDEN_TURNS) -> Me
         hidden=np.zeros((memory_turns * players + players, 3), dtype=np.int64),
         counters=np.zeros(COUNTERS, dtype=np.int64),
     )
+
+
+@kernel
+def copied(m: Memory) -> Memory:
+    """A copy of memory ``m`` (a decision changes the memory it is given)."""
+    return make_memory(
+        m.first_cell.copy(), m.moved.copy(), m.seen_type.copy(), m.mark_turn.copy(),
+        m.mark_value.copy(), m.hidden.copy(), m.counters.copy(),
+    )  # fmt: skip

@@ -40,7 +40,15 @@ import numpy as np
 
 from antipolix.agents.army import ArmyPolicy
 from antipolix.agents.base import Decision, decision_of
-from antipolix.agents.memory import COUNTERS, HIDDEN_TURNS, NEVER, Choice, Memory, make_memory
+from antipolix.agents.memory import (
+    COUNTERS,
+    HIDDEN_TURNS,
+    NEVER,
+    Choice,
+    Memory,
+    copied,
+    make_memory,
+)
 from antipolix.agents.planner import (
     I_ADVANCE,
     I_CRUSH,
@@ -367,11 +375,7 @@ def _decide(
 ) -> tuple[int, int, int, IntArray, float]:
     """Seat ``p``'s planner decision with weights ``w`` on the rollout board, from its own
     view (R6) and its memory in ``minds``."""
-    mem = make_memory(
-        minds.first[p], minds.moved[p], minds.kinds[p], minds.mark_turn[p],
-        minds.mark_value[p], minds.hidden[p], minds.counters[p],
-    )  # fmt: skip
-    return _decide_with(t, a, j, p, mem, w, agents)
+    return _decide_with(t, a, j, p, _mind(minds, p), w, agents)
 
 
 @kernel
@@ -392,12 +396,11 @@ def _decide_with(
 
 
 @kernel
-def _mind_copy(minds: Minds, p: int) -> Memory:
-    """A copy of seat ``p``'s memory in ``minds``."""
+def _mind(minds: Minds, p: int) -> Memory:
+    """Seat ``p``'s memory in ``minds`` (its rows, not a copy)."""
     return make_memory(
-        minds.first[p].copy(), minds.moved[p].copy(), minds.kinds[p].copy(),
-        minds.mark_turn[p].copy(), minds.mark_value[p].copy(), minds.hidden[p].copy(),
-        minds.counters[p].copy(),
+        minds.first[p], minds.moved[p], minds.kinds[p], minds.mark_turn[p],
+        minds.mark_value[p], minds.hidden[p], minds.counters[p],
     )  # fmt: skip
 
 
@@ -680,7 +683,7 @@ def _decide_turn(
             for u in range(len(styles) - 1, -1, -1):
                 if u > 0:
                     k, pc, c, ids, think = _decide_with(
-                        t, a, j, p, _mind_copy(minds, p), styles[u], agents
+                        t, a, j, p, copied(_mind(minds, p)), styles[u], agents
                     )
                     _load_state(agents, at)
                 else:
