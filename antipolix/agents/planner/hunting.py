@@ -325,21 +325,24 @@ def _near_moves(
     of, in order (masks of the refuges each cell reaches say which), summed as numpy sums
     them (pairwise if a single move is counted so); then weighted, suspect by suspect."""
     count, n_sus = len(mover), len(rf.suspects)
+    sel = np.empty(count, dtype=np.int64)  # those moves, in order
     n_sel = 0
     for k in range(count):
-        n_sel += rf.near[mover[k]]
+        if rf.near[mover[k]]:
+            sel[n_sel] = k
+            n_sel += 1
     if not n_sel:
         return
-    sums = np.zeros((count, n_sus))
+    sel = sel[:n_sel]
+    sums = np.zeros((n_sel, n_sus))
     for u in range(n_sus):
         for kk in range(len(kinds.field)):
-            _near_sums(tn, mover, end, rf, kinds, u, kk, n_sel == 1, sums)
-    for k in range(count):
-        if rf.near[mover[k]]:
-            total = 0.0
-            for u in range(n_sus):
-                total += rf.weight[u] * sums[k, u]
-            out[k] = total
+            _near_sums(tn, mover, end, rf, kinds, u, kk, sel, sums)
+    for v in range(n_sel):
+        total = 0.0
+        for u in range(n_sus):
+            total += rf.weight[u] * sums[v, u]
+        out[sel[v]] = total
 
 
 @kernel
@@ -351,37 +354,37 @@ def _near_sums(
     kinds: Kinds,
     u: int,
     kk: int,
-    single: bool,
+    sel: IntArray,
     sums: FloatArray,
 ) -> None:
-    """Into ``sums[k, u]``: suspect ``u``'s change of cover by each move ``k`` of a mover of
-    kind ``kk`` that may reach some refuge now (``single``: the only such move, summed
-    pairwise)."""
-    r, size = kinds.field[kk], rf.size[u]
+    """Into ``sums[v, u]``: suspect ``u``'s change of cover by move ``sel[v]`` if its mover is
+    of kind ``kk`` (``sel``: the moves of pieces that may reach some refuge now; a single one
+    is summed pairwise)."""
+    r, size, single = kinds.field[kk], rf.size[u], len(sel) == 1
     box = rf.box
     b0, b1, b2 = box[u, 0] - r, box[u, 1] - r, box[u, 2] - r
     s0, s1, s2 = box[u, 3] + r - b0 + 1, box[u, 4] + r - b1 + 1, box[u, 5] + r - b2 + 1
-    up, down, near, kind_of, o_pos = rf.up[u, :, kk], rf.down[u, :, kk], rf.near, kinds.of, tn.o_pos
-    # per move of this kind: the mask rows of its start and end cells (-1: outside the box)
-    rows = np.full((len(mover), 2), -1, dtype=np.int64)
+    up, down, kind_of, o_pos = rf.up[u, :, kk], rf.down[u, :, kk], kinds.of, tn.o_pos
+    # per such move of this kind: the mask rows of its start and end cells (-1: outside the box)
+    rows = np.full((len(sel), 2), -1, dtype=np.int64)
     touched = False  # does a move start or end within the box (else its sum stays 0)?
-    for k in range(len(mover)):
+    for v in range(len(sel)):
+        k = sel[v]
         i = mover[k]
-        if kind_of[i] != kk or not near[i]:
+        if kind_of[i] != kk:
             continue
-        rows[k, 0] = _mask_row(o_pos[i, 0] - b0, o_pos[i, 1] - b1, o_pos[i, 2] - b2, s0, s1, s2)
-        rows[k, 1] = _mask_row(end[k, 0] - b0, end[k, 1] - b1, end[k, 2] - b2, s0, s1, s2)
-        touched = touched or rows[k, 0] >= 0 or rows[k, 1] >= 0
+        rows[v, 0] = _mask_row(o_pos[i, 0] - b0, o_pos[i, 1] - b1, o_pos[i, 2] - b2, s0, s1, s2)
+        rows[v, 1] = _mask_row(end[k, 0] - b0, end[k, 1] - b1, end[k, 2] - b2, s0, s1, s2)
+        touched = touched or rows[v, 0] >= 0 or rows[v, 1] >= 0
     if not touched:
         return
     masks = refuge_masks(rf, u, r, b0, b1, b2, s1, s2, s0 * s1 * s2)
     words = masks.shape[1]
     column = np.zeros(size)
-    for k in range(len(mover)):
-        i = mover[k]
-        if kind_of[i] != kk or not near[i]:
+    for v in range(len(sel)):
+        if kind_of[mover[sel[v]]] != kk:
             continue
-        at_a, at_b = rows[k, 0], rows[k, 1]
+        at_a, at_b = rows[v, 0], rows[v, 1]
         if single:
             column[:] = 0.0
         acc = 0.0
@@ -392,15 +395,15 @@ def _near_sums(
             while changed:  # the cells whose cover changes, in order
                 b = trailing_zeros(changed)
                 changed &= changed - ONE
-                v = 64 * w + np.int64(b)
-                change = up[v] if (to_b >> b) & ONE else down[v]
+                c = 64 * w + np.int64(b)
+                change = up[c] if (to_b >> b) & ONE else down[c]
                 if single:
-                    column[v] = change
+                    column[c] = change
                 else:
                     acc += change
         if single:
             acc = pairwise(column, 0, size)
-        sums[k, u] = acc
+        sums[v, u] = acc
 
 
 @inlined
