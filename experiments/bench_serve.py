@@ -3,6 +3,7 @@
     .venv/bin/python experiments/bench_serve.py                 # 50 games of 4 bots, 20 s
     .venv/bin/python experiments/bench_serve.py --games 10 --seconds 5 --orders pass
     .venv/bin/python experiments/bench_serve.py --floor          # the transport alone
+    .venv/bin/python experiments/bench_serve.py --think 0.1      # bots that answer after 0.1 s
 
 The server runs in its own process (``antipolix.server.Server`` on 127.0.0.1, a free port, no
 built-in agents: every seat is a bot; its garbage collector set as ``antipolix serve`` sets
@@ -281,14 +282,23 @@ class Seat(asyncio.Protocol):
                 order: dict[str, Any] = {"kind": "Pass"}
             else:
                 order = self.bot.decide(frame["observation"])
-            self.send({"type": "order", "turn": turn, "order": order})
-            load.ordered(self.game, turn, time.perf_counter())
+            if load.args.think > 0:
+                loop = asyncio.get_running_loop()
+                loop.call_later(load.args.think, self.order, turn, order)
+            else:
+                self.order(turn, order)
         elif kind == "result":
             if self.seat == 0:
                 why = frame["result"]["why"]
                 load.ends[why] = load.ends.get(why, 0) + 1
             if not self.done.done():
                 self.done.set_result(None)
+
+    def order(self, turn: int, order: dict[str, Any]) -> None:
+        if self.done.done() or self.transport.is_closing():
+            return
+        self.send({"type": "order", "turn": turn, "order": order})
+        self.load.ordered(self.game, turn, time.perf_counter())
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -342,6 +352,13 @@ def main() -> None:
         metavar="KEY=VALUE",
         help="rules of the games (default shape=4,12,12, max_turns=400)",
     )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="each bot answers this long after its observation (default 0: at once)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", metavar="FILE", help="profile the server (cProfile) into FILE")
     parser.add_argument(
@@ -350,8 +367,16 @@ def main() -> None:
         help="orders answered without the match (the same frames): what the transport costs",
     )
     args = parser.parse_args()
-    if not (1 <= args.games <= 200 and 2 <= args.players <= 10 and 0 < args.seconds <= 600):
-        sys.exit("antipolix: error: --games 1 to 200, --players 2 to 10, --seconds up to 600")
+    if not (
+        1 <= args.games <= 200
+        and 2 <= args.players <= 10
+        and 0 < args.seconds <= 600
+        and 0 <= args.think <= 10
+    ):
+        sys.exit(
+            "antipolix: error: --games 1 to 200, --players 2 to 10, --seconds up to 600, "
+            "--think 0 to 10"
+        )
     context = multiprocessing.get_context("spawn")
     parent, child = context.Pipe()
     with tempfile.TemporaryDirectory() as data:
@@ -383,7 +408,9 @@ def main() -> None:
     rules = " ".join(args.rule)
     ends = ", ".join(f"{n} by {why}" for why, n in sorted(out["ends"].items())) or "none"
     print(
-        f"{args.games} games of {args.players} bots ({args.orders} orders, rules {rules}), "
+        f"{args.games} games of {args.players} bots ({args.orders} orders, "
+        f"{f'answered after {args.think:g} s' if args.think else 'answered at once'}, "
+        f"rules {rules}), "
         f"{out['elapsed']:.1f} s measured after {args.warmup:g} s of warm-up; games that ended "
         f"and were replaced: {ends}"
     )
