@@ -3,6 +3,7 @@ longer runs against the current API would only be found when someone needs its f
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +37,24 @@ def test_benchmark_script_runs(script: str, args: list[str], expected: str) -> N
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert expected in done.stdout
+
+
+def test_bench_serve_think_paces_the_bots() -> None:
+    """--think: each bot answers 0.1 s after its observation, so 2 games play at most 10
+    turns a second each (at once they play hundreds)."""
+    args = ["--games", "2", "--seconds", "2", "--warmup", "1", "--think", "0.1"]
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "experiments" / "bench_serve.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "answered after 0.1 s" in done.stdout
+    found = re.search(r"turns served: \d+ \(([\d.]+) turns/s", done.stdout)
+    assert found is not None, done.stdout
+    assert 1 <= float(found.group(1)) <= 25  # (at once: over a thousand)
 
 
 @pytest.mark.parametrize(
