@@ -13,6 +13,10 @@ the hopeless check, the whole decision). A stage's cost is its prefix's time les
 in microseconds per decision, with the memory's copy taken off. Asserts nothing: a profile,
 not a test; run it with nothing else running.
 
+With ``--changes`` it times nothing and says how many pieces change between a seat's
+consecutive decisions (enemy and own, as the seat sees them, R6): what maps kept from a seat's
+last turn would have to update.
+
 With ``--perf-map``, it writes ``/tmp/perf-<pid>.map`` (the address and size of every compiled
 function this process holds, the format ``perf`` reads for code it cannot find in a file) and
 times the whole decisions only, so that a sampling profiler sees the kernels by name, the
@@ -50,7 +54,8 @@ from antipolix.agents.planner.tactics import tactics
 from antipolix.agents.planner.threats import threats
 from antipolix.agents.planner.weights import I_CRUSH, I_FORTRESS, I_NETWORK
 from antipolix.cli import run_script
-from antipolix.jit import packed
+from antipolix.errors import AntipolixError
+from antipolix.jit import packed, unpacked
 from antipolix.play import play_game
 
 STAGES = (
@@ -140,6 +145,43 @@ def timed(rules: Rules, positions: list[tuple[Any, Memory]], w: Any, reps: int, 
     return (time.perf_counter() - began) / (len(positions) * reps) * 1e6
 
 
+def changes(positions: list[tuple[Any, Memory]]) -> dict[str, float]:
+    """Between each seat's consecutive decisions of a game: the pieces it sees of its enemies
+    and of its own, and how many of each changed (moved, appeared or went: a moved piece counts
+    out and in): what maps kept from a seat's last turn would have to update (R6: as seen)."""
+    last: dict[int, tuple[int, dict[int, tuple[int, tuple[int, ...]]]]] = {}
+    seen_e: list[int] = []
+    seen_o: list[int] = []
+    changed_e: list[int] = []
+    changed_o: list[int] = []
+    for packed_seen, _ in positions:
+        seen = unpacked(packed_seen)
+        player, turn = int(seen.player), int(seen.turn)
+        pieces = {
+            int(i): (int(o), tuple(int(v) for v in c))
+            for i, o, c in zip(seen.ids, seen.owners, seen.cells, strict=True)
+        }
+        before = last.get(player)
+        if before is not None and before[0] == turn - 1:  # (the same game's next turn)
+            for own, counts, sizes in ((False, changed_e, seen_e), (True, changed_o, seen_o)):
+                now = {(i, v) for i, v in pieces.items() if (v[0] == player) == own}
+                then = {(i, v) for i, v in before[1].items() if (v[0] == player) == own}
+                counts.append(len(now ^ then))
+                sizes.append(len(now))
+        last[player] = (turn, pieces)
+    if not changed_e:
+        raise AntipolixError("profile_planner: no seat decided on two consecutive turns")
+    return {
+        "pairs": len(changed_e),
+        "enemy": float(np.mean(seen_e)),
+        "enemy_changed": float(np.mean(changed_e)),
+        "enemy_p90": float(np.percentile(changed_e, 90)),
+        "own": float(np.mean(seen_o)),
+        "own_changed": float(np.mean(changed_o)),
+        "own_p90": float(np.percentile(changed_o, 90)),
+    }
+
+
 def perf_map() -> int:
     """Write ``/tmp/perf-<pid>.map``: every compiled function of this process, its address and
     its size (up to the next one's address); returns how many."""
@@ -173,6 +215,11 @@ def main() -> None:
     parser.add_argument(
         "--perf-map", action="store_true", help="write a perf map, time whole decisions only"
     )
+    parser.add_argument(
+        "--changes",
+        action="store_true",
+        help="how many pieces change between a seat's turns (no timing)",
+    )
     args = parser.parse_args()
     names = args.agents.split(",")
     print(
@@ -185,6 +232,15 @@ def main() -> None:
         f"{len(positions):,} positions from {args.games} {args.players}-player games of each "
         f"of {names}"
     )
+    if args.changes:
+        c = changes(positions)
+        print(
+            f"between a seat's turns ({c['pairs']:,} pairs of consecutive decisions): enemy "
+            f"pieces in sight {c['enemy']:.1f}, changed {c['enemy_changed']:.2f} (p90 "
+            f"{c['enemy_p90']:.0f}); own pieces {c['own']:.1f}, changed {c['own_changed']:.2f} "
+            f"(p90 {c['own_p90']:.0f}); a moved piece counts out and in"
+        )
+        return
     if args.perf_map:
         for name in names:
             w = agent_named(name).weights  # type: ignore[attr-defined]

@@ -22,6 +22,11 @@ ROOT = Path(__file__).resolve().parents[1]
         ("bench_games.py", ["--agents", "search:rollouts=1", "--search-games", "1"], "games/hour"),
         ("draws.py", ["--agent", "greedy", "--games", "2"], "2 games in"),
         ("bench_weights.py", ["--games", "1", "--reps", "1"], "µs per decision"),
+        (
+            "profile_planner.py",
+            ["--games", "1", "--agents", "planner", "--changes"],
+            "between a seat's turns",
+        ),
         ("bench_serve.py", ["--games", "2", "--seconds", "1", "--warmup", "1"], "turns served"),
         ("bench_serve.py", ["--games", "2", "--seconds", "1", "--floor"], "server CPU"),
         ("bench_match.py", ["--games", "2"], "ms a turn"),
