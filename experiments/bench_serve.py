@@ -406,11 +406,10 @@ def main() -> None:
     lat = sorted(out["latencies"])
     rate = out["turns"] / out["elapsed"]
     rules = " ".join(args.rule)
+    pace = f"answered after {args.think:g} s" if args.think else "answered at once"
     ends = ", ".join(f"{n} by {why}" for why, n in sorted(out["ends"].items())) or "none"
     print(
-        f"{args.games} games of {args.players} bots ({args.orders} orders, "
-        f"{f'answered after {args.think:g} s' if args.think else 'answered at once'}, "
-        f"rules {rules}), "
+        f"{args.games} games of {args.players} bots ({args.orders} orders, {pace}, rules {rules}), "
         f"{out['elapsed']:.1f} s measured after {args.warmup:g} s of warm-up; games that ended "
         f"and were replaced: {ends}"
     )

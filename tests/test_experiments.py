@@ -46,7 +46,7 @@ def test_benchmark_script_runs(script: str, args: list[str], expected: str) -> N
 
 def test_bench_serve_think_paces_the_bots() -> None:
     """--think: each bot answers 0.1 s after its observation, so 2 games play at most 10
-    turns a second each (at once they play hundreds)."""
+    turns a second each (at once, over a thousand between them)."""
     args = ["--games", "2", "--seconds", "2", "--warmup", "1", "--think", "0.1"]
     done = subprocess.run(
         [sys.executable, str(ROOT / "experiments" / "bench_serve.py"), *args],
