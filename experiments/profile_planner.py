@@ -187,7 +187,10 @@ def perf_map() -> int:
     its size (up to the next one's address); returns how many."""
     names: dict[int, str] = {}
     for obj in gc.get_objects():
-        if not isinstance(obj, CPUDispatcher):
+        try:
+            if not isinstance(obj, CPUDispatcher):
+                continue
+        except ReferenceError:  # (a weak proxy whose object is gone: what compiling leaves)
             continue
         for compiled in obj.overloads.values():
             library = compiled.library
@@ -200,6 +203,8 @@ def perf_map() -> int:
                     if address := library.get_pointer_to_function(symbol):
                         names[address] = symbol
     addresses = sorted(names)
+    if not addresses:
+        raise AntipolixError("profile_planner: no compiled function found to map")
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as out:
         for here, after in zip(addresses, [*addresses[1:], addresses[-1] + 4096], strict=True):
             out.write(f"{here:x} {min(after - here, 1 << 20):x} {names[here]}\n")

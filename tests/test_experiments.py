@@ -62,6 +62,41 @@ def test_bench_serve_think_paces_the_bots() -> None:
     assert 1 <= float(found.group(1)) <= 25  # (at once: over a thousand)
 
 
+PERF_MAP = """
+import os, sys, weakref
+import numba
+sys.path.insert(0, "experiments")
+import profile_planner
+
+@numba.njit
+def one_more(x):
+    return x + 1
+
+one_more(1)
+class Gone:
+    pass
+gone = Gone()
+kept = [weakref.proxy(gone)]  # (dead once its object is: what compiling leaves behind)
+del gone
+mapped = profile_planner.perf_map()
+path = f"/tmp/perf-{os.getpid()}.map"
+with open(path) as lines:
+    names = [line.split()[2] for line in lines]
+os.remove(path)
+print(mapped, len(names), any("one_more" in name for name in names))
+"""
+
+
+def test_the_perf_map_names_the_compiled_functions_past_dead_weak_proxies() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", PERF_MAP], capture_output=True, text=True, timeout=300, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    mapped, lines, found = done.stdout.split()
+    assert int(mapped) == int(lines) > 0
+    assert found == "True"
+
+
 @pytest.mark.parametrize(
     ("script", "args", "message"),
     [
