@@ -36,10 +36,14 @@ from typing import Any, ClassVar, NamedTuple, TypeVar, cast
 
 import numba
 import numpy as np
+import numpy.typing as npt
+from llvmlite import ir as _ir
 from numba.core import bytecode as _bytecode
 from numba.core import caching as _caching
+from numba.core import cgutils as _cgutils
 from numba.core import types as _types
 from numba.experimental import structref
+from numba.extending import intrinsic as _intrinsic
 from numba.extending import overload, register_jitable
 
 caching: Any = _caching  # (numba has partial annotations: used as untyped)
@@ -305,3 +309,90 @@ def held(rng: np.random.Generator) -> Held:
     5 µs). Keep ``rng`` itself alive as long as the holder (its state is ``rng``'s); a holder
     cannot be pickled or copied: make it again from the copy's generator."""
     return packed(Held(rng))
+
+
+# -- a PCG64 generator's state, kept and put back in compiled code ------------------------------
+
+PCG64_WORDS = 5  # the words of a kept state (:func:`keep_pcg64`)
+_WORD = (1 << 64) - 1
+
+
+def keep_pcg64(g: np.random.Generator, into: npt.NDArray[np.uint64]) -> None:
+    """Keep the state of generator ``g`` (a PCG64, as ``g.bit_generator.state`` holds it) in
+    ``into`` (:data:`PCG64_WORDS` words), for :func:`restore_pcg64`. In kernels it copies the
+    words of numpy's C state (``pcg64_state``: the 128-bit state and increment, then the
+    buffered half of a 64-bit draw) without the interpreter: about 6 µs less a state kept and
+    put back than going through ``bit_generator.state`` in object mode."""
+    state = g.bit_generator.state
+    s, inc = state["state"]["state"], state["state"]["inc"]
+    into[:] = (s & _WORD, s >> 64, inc & _WORD, inc >> 64,
+               state["has_uint32"] | state["uinteger"] << 32)  # fmt: skip
+
+
+def restore_pcg64(g: np.random.Generator, saved: npt.NDArray[np.uint64]) -> None:
+    """Put generator ``g`` (a PCG64) back in the state ``saved`` (:func:`keep_pcg64`): it draws
+    the same numbers as when it was kept."""
+    w = [int(v) for v in saved]
+    g.bit_generator.state = {
+        "bit_generator": "PCG64",
+        "state": {"state": w[0] | w[1] << 64, "inc": w[2] | w[3] << 64},
+        "has_uint32": w[4] & 0xFFFFFFFF,
+        "uinteger": w[4] >> 32,
+    }
+
+
+@_intrinsic  # type: ignore[untyped-decorator]
+def _state_address(typingctx: Any, bitgen: Any) -> Any:
+    """The address of a bit generator's C state (the one its ``next_*`` functions take)."""
+    if not isinstance(bitgen, types.NumPyRandomBitGeneratorType):
+        return None
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        return _cgutils.create_struct_proxy(bitgen)(context, builder, value=args[0]).state
+
+    return types.uintp(bitgen), codegen
+
+
+@_intrinsic  # type: ignore[untyped-decorator]
+def _word_at(typingctx: Any, address: Any) -> Any:
+    """The 64-bit word at ``address``."""
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        return builder.load(builder.inttoptr(args[0], _ir.IntType(64).as_pointer()))
+
+    return types.uint64(types.uintp), codegen
+
+
+@_intrinsic  # type: ignore[untyped-decorator]
+def _set_word_at(typingctx: Any, address: Any, value: Any) -> Any:
+    """Write the 64-bit word ``value`` at ``address``."""
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        builder.store(args[1], builder.inttoptr(args[0], _ir.IntType(64).as_pointer()))
+        return context.get_dummy_value()
+
+    return types.void(types.uintp, types.uint64), codegen
+
+
+@overload(keep_pcg64)  # type: ignore[untyped-decorator]
+def _keep_pcg64(g: Any, into: Any) -> Any:
+    def impl(g: Any, into: Any) -> None:  # pcg64_state: {pcg64_random_t *, int, uint32}
+        state = _state_address(g.bit_generator)
+        words = np.uintp(_word_at(state))  # pcg64_random_t: state, inc (128 bits each)
+        for u in range(4):
+            into[u] = _word_at(words + np.uintp(8 * u))
+        into[4] = _word_at(state + np.uintp(8))  # has_uint32, uinteger
+
+    return impl
+
+
+@overload(restore_pcg64)  # type: ignore[untyped-decorator]
+def _restore_pcg64(g: Any, saved: Any) -> Any:
+    def impl(g: Any, saved: Any) -> None:
+        state = _state_address(g.bit_generator)
+        words = np.uintp(_word_at(state))
+        for u in range(4):
+            _set_word_at(words + np.uintp(8 * u), saved[u])
+        _set_word_at(state + np.uintp(8), saved[4])
+
+    return impl

@@ -25,7 +25,7 @@ from antipolix.agents import GreedyAgent, PlannerAgent, RandomAgent
 from antipolix.agents.army import FixedArmy, RandomArmy
 from antipolix.agents.base import Agent, Decision
 from antipolix.autoplay import Played, play_games
-from antipolix.jit import Held, held
+from antipolix.jit import PCG64_WORDS, Held, held, keep_pcg64, restore_pcg64
 from antipolix.messages import Command, Message
 from antipolix.play import play_game
 from antipolix.runner.rows import GameRow
@@ -236,6 +236,42 @@ def test_a_held_generator_draws_from_the_generators_own_state() -> None:
     orders += [again.play_turn({p: Pass() for p in range(3)}, {p: 1.0 for p in range(3)})]
     assert orders[0].reception == orders[1].reception  # (equal times: the order is drawn, R7)
     assert game.digest == again.digest
+
+
+@numba.njit
+def _kept_and_restored(g: Any, room: Any) -> tuple[Any, Any]:
+    keep_pcg64(g, room)
+    first = np.empty(6)
+    for i in range(5):
+        first[i] = g.random()
+    first[5] = g.integers(0, 1 << 40)
+    restore_pcg64(g, room)
+    again = np.empty(6)
+    for i in range(5):
+        again[i] = g.random()
+    again[5] = g.integers(0, 1 << 40)
+    return first, again
+
+
+def test_a_pcg64_state_kept_in_a_kernel_draws_the_same_numbers_again() -> None:
+    # the search agent's rollouts put their generators back this way (R12): the kernel's copy
+    # of numpy's C state holds the words bit_generator.state gives in Python, and a generator
+    # put back draws what it drew after it was kept, its buffered half-word (has_uint32) too
+    g = np.random.Generator(np.random.PCG64([12345, 1]))
+    g.random()
+    g.bit_generator.random_raw()
+    g.integers(0, 10, dtype=np.int32)  # (leaves half a 64-bit draw buffered)
+    before = g.bit_generator.state
+    assert before["has_uint32"] == 1
+    compiled, plain = np.zeros(PCG64_WORDS, np.uint64), np.zeros(PCG64_WORDS, np.uint64)
+    keep_pcg64(g, plain)  # (the plain function: the path without the compiler)
+    first, again = _kept_and_restored(g, compiled)
+    assert compiled.tolist() == plain.tolist()
+    assert first.tolist() == again.tolist()
+    g.random(3)
+    restore_pcg64(g, plain)
+    assert g.bit_generator.state == before
+    assert g.random(5).tolist() == first[:5].tolist()
 
 
 NO_JIT_SCRIPT = """

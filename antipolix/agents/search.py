@@ -71,7 +71,7 @@ from antipolix.agents.planner import (
 )
 from antipolix.agents.sight import Sight, nearest
 from antipolix.agents.tuned import TunedAgent
-from antipolix.jit import Held, kernel, packed, record
+from antipolix.jit import PCG64_WORDS, Held, keep_pcg64, kernel, packed, record, restore_pcg64
 from antipolix.journal import Journal, clear, journal_for
 from antipolix.observation import Observation, Seen, seen_k, seen_of
 from antipolix.pieces import CHIEF, FORTRESS, NO_TRAIT, TELEPORTER
@@ -273,40 +273,28 @@ def _same_order(orders: IntArray, lists: IntArray, listed: IntArray, b: int, c: 
     return same
 
 
-# A generator's state kept aside (:func:`_save_state`): PCG64's 128-bit state and increment in
-# 64-bit words, and its buffered 32 bits. Put back (:func:`_load_state`), the generator draws
-# the same numbers again: a rollout's styles, and the agent's decision under each style, draw
-# from one generator put back each time (a new generator costs ten times more).
-STATE_WORDS = 6
-WORD = (1 << 64) - 1
+# A generator's state kept aside (:func:`_save_state`, :func:`~antipolix.jit.keep_pcg64`). Put
+# back (:func:`_load_state`), the generator draws the same numbers again: a rollout's styles, and
+# the agent's decision under each style, draw from one generator put back each time (a new
+# generator costs ten times more).
 
 
 @kernel
 def _state_room() -> np.ndarray:
     """Room for a generator's state (:func:`_save_state`)."""
-    return np.zeros(STATE_WORDS, dtype=np.uint64)
+    return np.zeros(PCG64_WORDS, dtype=np.uint64)
 
 
 @kernel
 def _save_state(g: np.random.Generator, into: np.ndarray) -> None:
     """Keep generator ``g``'s state (PCG64) in ``into``."""
-    with numba.objmode():
-        state = g.bit_generator.state
-        s, inc = state["state"]["state"], state["state"]["inc"]
-        into[:] = (s & WORD, s >> 64, inc & WORD, inc >> 64, state["has_uint32"], state["uinteger"])
+    keep_pcg64(g, into)
 
 
 @kernel
 def _load_state(g: np.random.Generator, saved: np.ndarray) -> None:
     """Put generator ``g`` back in the state ``saved`` (:func:`_save_state`)."""
-    with numba.objmode():
-        w = [int(v) for v in saved]
-        g.bit_generator.state = {
-            "bit_generator": "PCG64",
-            "state": {"state": w[0] | w[1] << 64, "inc": w[2] | w[3] << 64},
-            "has_uint32": w[4],
-            "uinteger": w[5],
-        }
+    restore_pcg64(g, saved)
 
 
 class Minds(NamedTuple):
