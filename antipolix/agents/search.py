@@ -222,13 +222,13 @@ def _search(
             engine = np.random.Generator(np.random.PCG64(np.array([seed, 0])))
         minds = _minds(t.players, len(base.grid), memory, me)
         first = _first_orders(t, base, me, w, minds, agents)
-        _save_state(engine, engine_at)
-        _save_state(agents, agents_at)  # (as the first orders left it)
+        keep_pcg64(engine, engine_at)
+        keep_pcg64(agents, agents_at)  # (as the first orders left it)
         for c in range(n):
             if leader[c] != c:
                 continue  # (played with the first style of its first order)
-            _load_state(engine, engine_at)
-            _load_state(agents, agents_at)
+            restore_pcg64(engine, engine_at)
+            restore_pcg64(agents, agents_at)
             order = (orders[c, 0], orders[c, 1], orders[c, 2])
             attackers = lists[c, : listed[c]].copy()
             members = np.flatnonzero(leader == c)
@@ -273,28 +273,16 @@ def _same_order(orders: IntArray, lists: IntArray, listed: IntArray, b: int, c: 
     return same
 
 
-# A generator's state kept aside (:func:`_save_state`, :func:`~antipolix.jit.keep_pcg64`). Put
-# back (:func:`_load_state`), the generator draws the same numbers again: a rollout's styles, and
-# the agent's decision under each style, draw from one generator put back each time (a new
-# generator costs ten times more).
+# A generator's state kept aside (:func:`~antipolix.jit.keep_pcg64`) and put back
+# (:func:`~antipolix.jit.restore_pcg64`) draws the same numbers again: a rollout's styles, and the
+# agent's decision under each style, draw from one generator put back each time (a new generator
+# costs ten times more).
 
 
 @kernel
 def _state_room() -> np.ndarray:
-    """Room for a generator's state (:func:`_save_state`)."""
+    """Room for a generator's state (:func:`~antipolix.jit.keep_pcg64`)."""
     return np.zeros(PCG64_WORDS, dtype=np.uint64)
-
-
-@kernel
-def _save_state(g: np.random.Generator, into: np.ndarray) -> None:
-    """Keep generator ``g``'s state (PCG64) in ``into``."""
-    keep_pcg64(g, into)
-
-
-@kernel
-def _load_state(g: np.random.Generator, saved: np.ndarray) -> None:
-    """Put generator ``g`` back in the state ``saved`` (:func:`_save_state`)."""
-    restore_pcg64(g, saved)
 
 
 class Minds(NamedTuple):
@@ -553,11 +541,11 @@ def _rollout(
         if n > 1 and _split(turn):  # each style on alone from this turn
             out = np.empty(n)
             engine_at, agents_at = _state_room(), _state_room()
-            _save_state(engine, engine_at)
-            _save_state(agents, agents_at)
+            keep_pcg64(engine, engine_at)
+            keep_pcg64(agents, agents_at)
             for u in range(n - 1, -1, -1):  # (the first style last, on the originals)
-                _load_state(engine, engine_at)
-                _load_state(agents, agents_at)
+                restore_pcg64(engine, engine_at)
+                restore_pcg64(agents, agents_at)
                 a_u = a if u == 0 else _copy(a)
                 minds_u = minds if u == 0 else _copy_minds(minds)
                 _fill(sub, a_u, me, turn, u)
@@ -667,13 +655,13 @@ def _decide_turn(
         if p == me:
             at = _state_room()  # (the generator's state before the agent decides)
             if len(styles) > 1:
-                _save_state(agents, at)
+                keep_pcg64(agents, at)
             for u in range(len(styles) - 1, -1, -1):
                 if u > 0:
                     k, pc, c, ids, think = _decide_with(
                         t, a, j, p, copied(_mind(minds, p)), styles[u], agents
                     )
-                    _load_state(agents, at)
+                    restore_pcg64(agents, at)
                 else:
                     k, pc, c, ids, think = _decide(t, a, j, p, minds, styles[0], agents)
                 turn.mine[u, 0], turn.mine[u, 1], turn.mine[u, 2] = k, pc, c
