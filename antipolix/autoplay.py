@@ -29,6 +29,7 @@ from antipolix.agents.base import Agent
 from antipolix.agents.builtin import PARAMS, act_k, compiled_seat
 from antipolix.agents.memory import COUNTERS, HIDDEN_TURNS, NEVER, make_memory
 from antipolix.agents.scripted import RandomAgent
+from antipolix.agents.search import scratch_generators
 from antipolix.armies import Zone
 from antipolix.end import REASONS, GameResult
 from antipolix.errors import AntipolixError
@@ -125,7 +126,7 @@ def play_games(
             items,
             counts,
             params,
-            _typed_list(batch.rngs),
+            _typed_list([*batch.rngs, *scratch_generators()]),
             out,
             seconds,
             digests,
@@ -217,19 +218,24 @@ def play_games_k(
 ) -> None:
     """Play game ``g`` for every row: identifier keys ``keys[g]``, seat ``p``'s army
     ``items[g, p, :counts[g, p]]`` (type, trait), its agent ``params[g, p]`` (code, scalars,
-    weights), generators ``rngs[g * (2 + players):]`` (engine, placement, one per seat).
+    weights), generators ``rngs[g * (2 + players):]`` (engine, placement, one per seat), and
+    the last two for the search agent's rollouts, which seed them afresh
+    (:class:`~antipolix.agents.search.Scratch`: what they drew before changes nothing).
     Writes ``out[g]``: winner, reason, turns, decisions, then per seat the elimination order
     (-1 padded), living pieces and their cost, and the :data:`USAGE` counts; ``seconds[g]``:
     the game's wall time;
     ``digests[g]``: the digest of its events (:func:`antipolix.journal.digest`)."""
     players = t.players
+    scratch_engine, scratch_agents = rngs[len(rngs) - 2], rngs[len(rngs) - 1]
     for g in range(len(keys)):
         with numba.objmode(began="float64"):
             began = time.perf_counter()
         base = g * (2 + players)
         a = _placed(t, keys[g], items[g], counts[g], rngs[base + 1])
         usage = out[g, HEAD + 3 * players :].reshape(len(USAGE), players)
-        digests[g], decisions = _play(a, t, params[g], rngs, base, usage)
+        digests[g], decisions = _play(
+            a, t, params[g], rngs, base, usage, scratch_engine, scratch_agents
+        )
         _summary(a, t, out[g])
         out[g, 3] = decisions
         with numba.objmode(ended="float64"):
@@ -287,6 +293,8 @@ def _play(
     rngs: List[np.random.Generator],
     base: int,
     usage: IntArray,
+    scratch_engine: np.random.Generator,
+    scratch_agents: np.random.Generator,
 ) -> tuple[np.uint64, int]:
     """Play the placed game ``a`` to its end: each turn, every living seat's decision from its
     observation and memory, then the turn (R4, R7), counted in ``usage`` (:func:`_count`).
@@ -318,7 +326,14 @@ def _play(
             seen = seen_k(a, j, seat)
             decisions += 1
             kind, piece, cell, ids, think, command = act_k(
-                int(params[seat, 0]), t, seen, memory, params[seat, 1:], rngs[base + 2 + seat]
+                int(params[seat, 0]),
+                t,
+                seen,
+                memory,
+                params[seat, 1:],
+                rngs[base + 2 + seat],
+                scratch_engine,
+                scratch_agents,
             )
             _check(a, seat, kind, piece, cell, ids, think)
             s.orders[seat, 0], s.orders[seat, 1], s.orders[seat, 2] = kind, piece, cell

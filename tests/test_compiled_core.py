@@ -25,7 +25,7 @@ from antipolix.agents import GreedyAgent, PlannerAgent, RandomAgent
 from antipolix.agents.army import FixedArmy, RandomArmy
 from antipolix.agents.base import Agent, Decision
 from antipolix.autoplay import Played, play_games
-from antipolix.jit import PCG64_WORDS, Held, held, keep_pcg64, restore_pcg64
+from antipolix.jit import PCG64_WORDS, Held, held, keep_pcg64, restore_pcg64, seed_pcg64
 from antipolix.messages import Command, Message
 from antipolix.play import play_game
 from antipolix.runner.rows import GameRow
@@ -272,6 +272,40 @@ def test_a_pcg64_state_kept_in_a_kernel_draws_the_same_numbers_again() -> None:
     restore_pcg64(g, plain)
     assert g.bit_generator.state == before
     assert g.random(5).tolist() == first[:5].tolist()
+
+
+@numba.njit
+def _seeded_draws(g: Any, seeds: Any, ks: Any) -> Any:
+    out = np.empty((len(seeds), 3))
+    for i in range(len(seeds)):
+        g.random()  # (what the generator drew before must not matter)
+        seed_pcg64(g, seeds[i], ks[i])
+        for j in range(3):
+            out[i, j] = g.random()
+    return out
+
+
+def test_a_generator_seeded_in_a_kernel_draws_what_a_new_pcg64_of_that_seed_draws() -> None:
+    # the search agent's rollouts seed their two generators this way (np.random.PCG64 of
+    # [seed, 0] and [seed, 1]): SeedSequence's hashing and PCG64's seeding in compiled code,
+    # checked against numpy on the seeds the rollouts draw (below 2**62), one- and two-word
+    # seeds and their edges, and other stream numbers
+    rng = np.random.default_rng(7)
+    edges = [0, 1, (1 << 32) - 1, 1 << 32, (1 << 62) - 1, (1 << 63) - 1]
+    seeds = np.array(
+        [*edges, *rng.integers(0, 1 << 62, 400), *rng.integers(0, 1 << 32, 100)], dtype=np.int64
+    )
+    ks = np.array([0, 1, 2, 1 << 33][: len(seeds)] * (len(seeds) // 4 + 1), dtype=np.int64)
+    ks = ks[: len(seeds)]
+    g = np.random.Generator(np.random.PCG64(99))
+    drawn = _seeded_draws(g, seeds, ks)
+    for i in range(len(seeds)):
+        fresh = np.random.Generator(np.random.PCG64(np.array([seeds[i], ks[i]])))
+        assert drawn[i].tolist() == fresh.random(3).tolist(), (int(seeds[i]), int(ks[i]))
+    plain = np.random.Generator(np.random.PCG64(5))
+    seed_pcg64(plain, int(seeds[7]), 1)  # (the plain function: the path without the compiler)
+    fresh = np.random.Generator(np.random.PCG64(np.array([seeds[7], 1])))
+    assert plain.bit_generator.state == fresh.bit_generator.state
 
 
 NO_JIT_SCRIPT = """

@@ -55,13 +55,19 @@ def act_k(
     memory: Memory,
     params: np.ndarray,
     rng: np.random.Generator,
+    scratch_engine: np.random.Generator,
+    scratch_agents: np.random.Generator,
 ) -> Choice:
     """The decision of the built-in agent ``code`` (with its ``params``: scalars, weights) for
-    ``seen``."""
+    ``seen``; the search agent's rollouts seed ``scratch_engine`` and ``scratch_agents``
+    afresh (:class:`~antipolix.agents.search.Scratch`)."""
     if code == RANDOM:
         return random_act(t, seen, memory, params[0], rng)
     if code == GREEDY:
         return greedy_act(t, seen, memory, rng)
     if code == SEARCH:
-        return search_act(t, seen, memory, params[:SCALARS], params[SCALARS:], rng)
+        return search_act(
+            t, seen, memory, params[:SCALARS], params[SCALARS:], rng, scratch_engine,
+            scratch_agents,
+        )  # fmt: skip
     return planner_act(t, seen, memory, params[0], params[1], params[SCALARS:], rng)
