@@ -10,14 +10,28 @@ from __future__ import annotations
 
 from typing import Any
 
+import numba
 import numpy as np
 import pytest
 
 from antipolix import Rules
-from antipolix.agents import GreedyAgent, PlannerAgent, RandomAgent
+from antipolix.agents import GreedyAgent, PlannerAgent, RandomAgent, TunedAgent
 from antipolix.agents.army import RandomArmy
-from antipolix.agents.planner import cube_sums_at, pairwise_sum
+from antipolix.agents.memory import Memory, copied
+from antipolix.agents.planner import (
+    I_CRUSH,
+    best_attack,
+    cube_sums_at,
+    move_scores,
+    opening,
+    pairwise_sum,
+    read_turn,
+    reweighed,
+)
+from antipolix.agents.search import SCRIPTS
 from antipolix.events import Combat
+from antipolix.jit import PCG64_WORDS, keep_pcg64, packed, restore_pcg64
+from antipolix.observation import seen_of
 from antipolix.play import play_game
 from tests.oracle.agents import planner as oracle_planner
 from tests.oracle.agents import scripted as oracle_scripted
@@ -144,3 +158,59 @@ def test_cube_sums_of_floats_are_numpys() -> None:
         lo, hi = at.min(axis=0).astype(np.int64), at.max(axis=0).astype(np.int64)
         cube_sums_at(board, dims, lo, hi, r, cells, everywhere, got)
         assert np.array_equal(got, expected), (shape, r)
+
+
+@numba.njit
+def _styles_read_both_ways(t: Any, seen: Any, m: Any, ws: Any, rng: Any) -> Any:
+    """For each row of weights ``ws``: the move scores and the best attack from the turn
+    read afresh with it (``read_turn``) and from the first row's reading reweighed
+    (``reweighed``), each from the same generator state."""
+    memory = copied(m)
+    _, s, unit = opening(t, seen, memory, 0.2, 1.5, rng)
+    out = []
+    if not (len(s.enemy) and len(s.mobile)):
+        return out
+    first = read_turn(t, s, memory, unit, ws[0])
+    at = np.zeros(PCG64_WORDS, dtype=np.uint64)
+    keep_pcg64(rng, at)
+    for c in range(len(ws)):
+        pair = []
+        for tn in (read_turn(t, s, memory, unit, ws[c]), reweighed(t, s, memory, first, ws[c])):
+            restore_pcg64(rng, at)
+            score, rows, dest = move_scores(t, tn, s, rng)
+            attack, flat, attackers = best_attack(tn, s)
+            pair.append((score, rows, dest, attack, flat, attackers, tn.base_risk, tn.loss))
+        out.append(pair)
+    return out
+
+
+def test_a_reading_reweighed_decides_as_a_reading_with_those_weights() -> None:
+    # the search agent reads the turn once and reweighs it for each of its styles: every
+    # candidate's score, the best attack and the values are bit for bit those of the turn
+    # read afresh with the style's weights, on every position of two 4-player tuned games
+    # (R5, R6, R8), and with crushing counted or not (R6)
+    rules = Rules(shape=(4, 10, 10), players=4)
+    positions: list[tuple[Any, Memory]] = []
+
+    class Recording(TunedAgent):
+        def act(self, obs: Any) -> Any:
+            seen = packed(seen_of(obs, self.rules.shape))
+            positions.append((seen, Memory(*[np.array(a, copy=True) for a in self.remembered])))
+            return super().act(obs)
+
+    for seed in range(2):  # (random armies: invisible pieces, whose hits hint at them, R6)
+        play_game(rules, [Recording(RandomArmy() if seed else None) for _ in range(4)], seed)
+    w = np.asarray(TunedAgent().weights_for(4), dtype=np.float64)
+    toggled = w.copy()
+    toggled[I_CRUSH] = 0.0 if w[I_CRUSH] > 0 else 1.0  # (the unseen pieces' chances read anew)
+    ws = np.array([w * SCRIPTS[c] for c in range(len(SCRIPTS))] + [toggled])
+    rng, compared = np.random.default_rng(1), 0
+    for seen, memory in positions:
+        for order in (ws, ws[::-1]):  # (reweighed from a reading with crushing and without)
+            for fresh, shared in _styles_read_both_ways(
+                rules.tables, seen, packed(memory), np.ascontiguousarray(order), rng
+            ):
+                for a, b in zip(fresh, shared, strict=True):
+                    assert np.array_equal(a, b)
+                compared += len(fresh[0])
+    assert compared > 1000  # (candidate moves scored both ways)

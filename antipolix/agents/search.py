@@ -67,6 +67,7 @@ from antipolix.agents.planner import (
     opening,
     planner_act,
     read_turn,
+    reweighed,
 )
 from antipolix.agents.sight import Sight, nearest
 from antipolix.agents.tuned import TunedAgent
@@ -148,7 +149,7 @@ def search_act(
         differ = False
         tn = read_turn(t, s, memory, unit, w)
         for c in range(n):
-            tc = tn if c == 0 else read_turn(t, s, memory, unit, ws[c])
+            tc = tn if c == 0 else reweighed(t, s, memory, tn, ws[c])
             score, flat, rows = best_attack(tc, s)
             if len(rows):
                 orders[c, 0], orders[c, 2], listed[c] = ATTACK, flat, len(rows)

@@ -43,8 +43,8 @@ the terms (:mod:`.exposure`, :mod:`.guard`, :mod:`.threats`, :mod:`.hunting`,
 :mod:`.tactics`), :mod:`.decision` (the candidates, their scores and the decision) and
 :mod:`.agent` (the agent class); :mod:`.sums` and :mod:`.board` hold the arithmetic they
 share (sums in numpy's order, board grids). The kernels the search agent builds on are public
-here: :func:`opening`, :func:`read_turn`, :func:`best_attack`, :func:`best_move`,
-:func:`hopeless`, :func:`draw_offer`, :func:`planner_act`.
+here: :func:`opening`, :func:`read_turn` (and :func:`reweighed`), :func:`best_attack`,
+:func:`best_move`, :func:`hopeless`, :func:`draw_offer`, :func:`planner_act`.
 
 >>> from antipolix import Rules, play
 >>> from antipolix.agents import GreedyAgent
@@ -65,7 +65,7 @@ from antipolix.agents.planner.decision import (
     move_scores,
     planner_act,
 )
-from antipolix.agents.planner.reading import Turn, opening, read_turn
+from antipolix.agents.planner.reading import Turn, opening, read_turn, reweighed
 from antipolix.agents.planner.sums import pairwise_sum
 from antipolix.agents.planner.weights import (
     CHIEF_FAR,
@@ -130,5 +130,5 @@ __all__ = [
     "WIN", "W_ADVANCE", "W_CHIEF_FAR", "W_COHESION", "W_GUARD", "W_HUNT", "W_PRESS",
     "W_THREAT", "BoolArray", "FloatArray", "PlannerAgent", "Turn", "Weight", "best_attack",
     "best_move", "cube_sums_at", "distances", "draw_offer", "hopeless", "move_scores",
-    "opening", "pairwise_sum", "planner_act", "read_turn", "weight_vector",
+    "opening", "pairwise_sum", "planner_act", "read_turn", "reweighed", "weight_vector",
 ]  # fmt: skip

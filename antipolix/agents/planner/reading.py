@@ -131,10 +131,7 @@ def read_turn(t: Tables, s: Sight, memory: Memory, unit: int, w: FloatArray) -> 
         t_own[q], x_own[q] = threat_at(now, later, boxes, strongest, hidden, z, y, x, o_flat[q])
     if ci >= 0:
         x_own[ci] += CHIEF_UNSEEN * unit
-    risks = np.empty(k_own)
-    for q in range(k_own):
-        risks[q] = piece_risk(t_own[q], x_own[q], d_own[q], loss[q], w[I_P_NEAR])
-    base_risk = spread_total(risks, k_own, w[I_SPREAD])
+    base_risk = _base_risk(t_own, x_own, d_own, loss, w)
     # geometry: distances to the enemy, how far moves matter, the chief's ring
     dist = distances(dims, e_pos, lo, hi)
     o_dist = dist[o_flat]
@@ -152,6 +149,40 @@ def read_turn(t: Tables, s: Sight, memory: Memory, unit: int, w: FloatArray) -> 
         seen.turn, w,
         unseen_odds(s, memory, e_pos, e_hidden, w[I_CRUSH] > 0),
     )  # fmt: skip
+
+
+@kernel
+def reweighed(t: Tables, s: Sight, memory: Memory, tn: Turn, w: FloatArray) -> Turn:
+    """``tn`` (:func:`read_turn` of ``s`` and ``memory``) read with the weights ``w`` instead:
+    the search agent's styles on one sight. The maps are ``tn``'s own arrays (no term of the
+    decision writes to them); what the weights change (the pieces' values, the base risk, the
+    chances of unseen pieces when crushing starts or stops counting) is computed as
+    :func:`read_turn` computes it, so the turn is the one ``read_turn(.., w)`` would read."""
+    first, grouped = by_owner(tn.e_owner, t.players)
+    loss, ci, gain, chief_gain, take_chief = values(t, s, memory, w, first, grouped)
+    base_risk = _base_risk(tn.t_own, tn.x_own, tn.d_own, loss, w)
+    suspect = tn.suspect
+    if (w[I_CRUSH] > 0) != (tn.w[I_CRUSH] > 0):
+        suspect = unseen_odds(s, memory, tn.e_pos, tn.e_hidden, w[I_CRUSH] > 0)
+    return make_turn(
+        tn.dims, tn.lo, tn.hi, tn.o_flat, tn.o_pos, tn.o_s, tn.o_f, tn.e_flat, tn.e_pos, tn.e_s,
+        tn.e_f, tn.e_owner, tn.defence, tn.power, tn.now, tn.later, tn.boxes, tn.strongest,
+        tn.hidden, tn.dist, tn.ring, tn.d_own, tn.t_own, tn.x_own, loss, tn.o_dist, ci, tn.e_def,
+        tn.e_hidden, gain, chief_gain, base_risk, tn.horizon, tn.unit, take_chief,
+        tn.defence_all, tn.turn, w, suspect,
+    )  # fmt: skip
+
+
+@kernel
+def _base_risk(
+    t_own: IntArray, x_own: IntArray, d_own: IntArray, loss: FloatArray, w: FloatArray
+) -> float:
+    """The own pieces' risk where they stand (:func:`piece_risk`, spread: :func:`spread_total`)."""
+    k_own = len(loss)
+    risks = np.empty(k_own)
+    for q in range(k_own):
+        risks[q] = piece_risk(t_own[q], x_own[q], d_own[q], loss[q], w[I_P_NEAR])
+    return spread_total(risks, k_own, w[I_SPREAD])
 
 
 @kernel
