@@ -45,7 +45,6 @@ from antipolix.agents.memory import (
     NEVER,
     Choice,
     Memory,
-    copied,
     make_memory,
 )
 from antipolix.agents.planner import (
@@ -62,6 +61,7 @@ from antipolix.agents.planner import (
     FloatArray,
     best_attack,
     best_move,
+    chosen,
     draw_offer,
     hopeless,
     opening,
@@ -689,32 +689,58 @@ def _decide_turn(
     turn: Orders,
 ) -> None:
     """Every living seat's decision on the rollout board, in seat order, into ``turn``: the
-    agent's under each style of ``styles``, each from the same memory and numbers (the others'
-    from a copy of its memory, ``agents`` put back after each; the first style's last, from
-    ``minds`` itself), the others' with ``w``."""
+    agent's under each style of ``styles``, each from the same memory and numbers
+    (:func:`_decide_styles`), the others' with ``w``."""
     for p in range(len(turn.kind)):
         if not a.living[p]:
             continue
         if p == me:
-            at = _state_room()  # (the generator's state before the agent decides)
-            if len(styles) > 1:
-                keep_pcg64(agents, at)
-            for u in range(len(styles) - 1, -1, -1):
-                if u > 0:
-                    k, pc, c, ids, think = _decide_with(
-                        t, a, j, p, copied(_mind(minds, p)), styles[u], agents
-                    )
-                    restore_pcg64(agents, at)
-                else:
-                    k, pc, c, ids, think = _decide(t, a, j, p, minds, styles[0], agents)
-                turn.mine[u, 0], turn.mine[u, 1], turn.mine[u, 2] = k, pc, c
-                turn.mine_n[u] = len(ids)
-                turn.mine_ids[u, : len(ids)] = ids
+            think = _decide_styles(t, a, j, p, _mind(minds, p), styles, agents, turn)
         else:
             k, pc, c, ids, think = _decide(t, a, j, p, minds, w, agents)
             turn.ids[p, : len(ids)] = ids
             turn.kind[p], turn.piece[p], turn.cell[p], turn.n[p] = k, pc, c, len(ids)
         turn.think[p] = think
+
+
+@kernel
+def _decide_styles(
+    t: Tables,
+    a: Arrays,
+    j: Journal,
+    p: int,
+    memory: Memory,
+    styles: FloatArray,
+    agents: np.random.Generator,
+    turn: Orders,
+) -> float:
+    """Seat ``p``'s planner decision under each style of ``styles`` into ``turn``'s rows of
+    the agent (``mine``), from ``memory``: the decisions a planner with each style's weights
+    makes from a copy of the memory and the same numbers. They differ in the weights only, so
+    the turn is opened and read once (:func:`~antipolix.agents.planner.reweighed` for each
+    style after the first), each style's order drawn from the numbers the opening left
+    (``agents`` put back before each, the first style's last). Returns the think time."""
+    seen = seen_k(a, j, p)
+    think, s, unit = opening(t, seen, memory, ROLLOUT_THINK[0], ROLLOUT_THINK[1], agents)
+    n = len(styles)
+    turn.mine[:n, 0], turn.mine[:n, 1], turn.mine[:n, 2], turn.mine_n[:n] = PASS, 0, 0, 0
+    dead = False
+    if len(s.enemy) and len(s.mobile):
+        first = read_turn(t, s, memory, unit, styles[0])
+        at = _state_room()
+        keep_pcg64(agents, at)
+        for u in range(n - 1, -1, -1):
+            restore_pcg64(agents, at)
+            tn = first if u == 0 else reweighed(t, s, memory, first, styles[u])
+            k, pc, c, ids = chosen(t, tn, s, agents)
+            turn.mine[u, 0], turn.mine[u, 1], turn.mine[u, 2] = k, pc, c
+            turn.mine_n[u] = len(ids)
+            turn.mine_ids[u, : len(ids)] = ids
+        dead = hopeless(first, s)
+    elif len(s.enemy):
+        dead = True  # (as the planner: fortresses only, R2)
+    draw_offer(memory, seen.turn, dead)  # (its draw offer: the memory's, R9)
+    return think
 
 
 @kernel

@@ -44,7 +44,8 @@ the terms (:mod:`.exposure`, :mod:`.guard`, :mod:`.threats`, :mod:`.hunting`,
 :mod:`.agent` (the agent class); :mod:`.sums` and :mod:`.board` hold the arithmetic they
 share (sums in numpy's order, board grids). The kernels the search agent builds on are public
 here: :func:`opening`, :func:`read_turn` (and :func:`reweighed`), :func:`best_attack`,
-:func:`best_move`, :func:`hopeless`, :func:`draw_offer`, :func:`planner_act`.
+:func:`best_move` (both: :func:`chosen`), :func:`hopeless`, :func:`draw_offer`,
+:func:`planner_act`.
 
 >>> from antipolix import Rules, play
 >>> from antipolix.agents import GreedyAgent
@@ -60,6 +61,7 @@ from antipolix.agents.planner.board import cube_sums_at, distances
 from antipolix.agents.planner.decision import (
     best_attack,
     best_move,
+    chosen,
     draw_offer,
     hopeless,
     move_scores,
@@ -129,6 +131,6 @@ __all__ = [
     "NUL_AFTER", "PRESS_FROM", "P_NEAR", "SPREAD", "TELEPORTED", "WEIGHTS", "WEIGHT_NAMES",
     "WIN", "W_ADVANCE", "W_CHIEF_FAR", "W_COHESION", "W_GUARD", "W_HUNT", "W_PRESS",
     "W_THREAT", "BoolArray", "FloatArray", "PlannerAgent", "Turn", "Weight", "best_attack",
-    "best_move", "cube_sums_at", "distances", "draw_offer", "hopeless", "move_scores",
+    "best_move", "chosen", "cube_sums_at", "distances", "draw_offer", "hopeless", "move_scores",
     "opening", "pairwise_sum", "planner_act", "read_turn", "reweighed", "weight_vector",
 ]  # fmt: skip

@@ -280,22 +280,33 @@ def planner_act(
     attack or the best move if it scores higher, else Pass; its think time (drawn first) and
     its draw offer (R9)."""
     think, s, unit = opening(t, seen, memory, min_think, max_think, rng)
-    none = np.empty(0, dtype=np.int64)
-    kind, piece, cell, pieces = PASS, 0, 0, none
+    kind, piece, cell, pieces = PASS, 0, 0, np.empty(0, dtype=np.int64)
     dead = False
     if len(s.enemy) and len(s.mobile):
         tn = read_turn(t, s, memory, unit, w)
-        score, flat, rows = best_attack(tn, s)
-        if len(rows):
-            kind, cell, pieces = ATTACK, flat, seen.ids[rows]
-        move_score, row, to = best_move(t, tn, s, rng)
-        if row >= 0 and move_score > score:
-            kind, piece, cell, pieces = MOVE, seen.ids[row], to, none
+        kind, piece, cell, pieces = chosen(t, tn, s, rng)
         dead = hopeless(tn, s)
     elif len(s.enemy):
         dead = True  # nothing left that can attack (fortresses only, R2)
     command = draw_offer(memory, seen.turn, dead)
     return kind, piece, cell, pieces, think, command
+
+
+@kernel
+def chosen(
+    t: Tables, tn: Turn, s: Sight, rng: np.random.Generator
+) -> tuple[int, int, int, IntArray]:
+    """The order read from the turn ``tn``: the best winning attack, or the best move if it
+    scores higher, else Pass (kind, piece id, flat cell, the attackers' ids)."""
+    none = np.empty(0, dtype=np.int64)
+    kind, piece, cell, pieces = PASS, 0, 0, none
+    score, flat, rows = best_attack(tn, s)
+    if len(rows):
+        kind, cell, pieces = ATTACK, flat, s.seen.ids[rows]
+    move_score, row, to = best_move(t, tn, s, rng)
+    if row >= 0 and move_score > score:
+        kind, piece, cell, pieces = MOVE, s.seen.ids[row], to, none
+    return kind, piece, cell, pieces
 
 
 @kernel
