@@ -303,8 +303,8 @@ def _same_order(orders: IntArray, lists: IntArray, listed: IntArray, b: int, c: 
 
 class Scratch(NamedTuple):
     """Two generators for a search's rollouts, held for kernels (:func:`~antipolix.jit.packed`
-    from :func:`scratch_generators`, kept alive as long as the holder): each
-    rollout seeds them afresh (:func:`~antipolix.jit.seed_pcg64`, the states
+    from :func:`scratch_generators`, kept alive as long as the holder): each rollout seeds
+    them afresh (:func:`~antipolix.jit.seed_pcg64`, the states
     ``np.random.PCG64(np.array([seed, 0]))`` and ``[seed, 1]`` start in), so what they drew
     before changes nothing, and one pair can serve every decision and game of a process.
     Compiled code cannot make a generator; making the two in object mode cost about 57 µs a
@@ -394,22 +394,8 @@ def _decide(
 ) -> tuple[int, int, int, IntArray, float]:
     """Seat ``p``'s planner decision with weights ``w`` on the rollout board, from its own
     view (R6) and its memory in ``minds``."""
-    return _decide_with(t, a, j, p, _mind(minds, p), w, agents)
-
-
-@kernel
-def _decide_with(
-    t: Tables,
-    a: Arrays,
-    j: Journal,
-    p: int,
-    mem: Memory,
-    w: FloatArray,
-    agents: np.random.Generator,
-) -> tuple[int, int, int, IntArray, float]:
-    """Seat ``p``'s planner decision with weights ``w`` and memory ``mem``."""
     kind, piece, cell, ids, think, _ = planner_act(
-        t, seen_k(a, j, p), mem, ROLLOUT_THINK[0], ROLLOUT_THINK[1], w, agents
+        t, seen_k(a, j, p), _mind(minds, p), ROLLOUT_THINK[0], ROLLOUT_THINK[1], w, agents
     )
     return kind, piece, cell, ids, think
 
