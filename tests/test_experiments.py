@@ -27,6 +27,11 @@ ROOT = Path(__file__).resolve().parents[1]
             ["--games", "1", "--agents", "planner", "--changes"],
             "between a seat's turns",
         ),
+        (
+            "planner_pruning.py",
+            ["--games", "1", "--players", "2", "--out", "/dev/null"],
+            "| every candidate (today) | 100.0% | 100.00% | 0.00% | 0.00% | 0.000 |",
+        ),
         ("bench_serve.py", ["--games", "2", "--seconds", "1", "--warmup", "1"], "turns served"),
         ("bench_serve.py", ["--games", "2", "--seconds", "1", "--floor"], "server CPU"),
         ("bench_match.py", ["--games", "2"], "ms a turn"),
