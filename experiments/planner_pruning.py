@@ -145,21 +145,23 @@ class Row(NamedTuple):
 
 def evaluate(positions: list[Scored], rule: str, keep: Rule) -> Row:
     """One rule over the positions (see the module docstring)."""
-    played = [p for p in positions if p.score.max() > p.attack]
+    masks = [keep(p) for p in positions]
     total = sum(len(p.score) for p in positions)
-    kept = sum(int(keep(p).sum()) for p in positions)
+    kept = sum(int(mask.sum()) for mask in masks)
     best_kept, losses = 0, []
-    for p in played:
-        mask = keep(p)
+    for p, mask in zip(positions, masks, strict=True):
+        if p.score.max() <= p.attack:
+            continue  # (an attack is played: no move to keep)
         best = int(np.argmax(p.score))
         best_kept += bool(mask[best])
         kept_best = max(float(p.score[mask].max()) if mask.any() else 0.0, p.attack)
         losses.append(float(p.score[best]) - kept_best)
     loss = np.array(losses)
+    played = len(losses)
     return Row(
         rule,
         kept / total,
-        best_kept / len(played),
+        best_kept / played,
         float(np.mean(loss > 0.2)),
         float(np.mean(loss > 1.0)),
         float(loss.mean()),

@@ -59,8 +59,6 @@ from antipolix.agents.planner import (
     I_WIN,
     WEIGHTS,
     FloatArray,
-    best_attack,
-    best_move,
     chosen,
     draw_offer,
     hopeless,
@@ -88,7 +86,6 @@ from antipolix.rules import Rules, Tables
 from antipolix.state import COUNT, PHASE, TURN, Arrays, add_piece, make_arrays, new_arrays
 from antipolix.turn import (
     ATTACK,
-    MOVE,
     PASS,
     PLAYING,
     Submissions,
@@ -150,13 +147,9 @@ def search_act(
         tn = read_turn(t, s, memory, unit, w)
         for c in range(n):
             tc = tn if c == 0 else reweighed(t, s, memory, tn, ws[c])
-            score, flat, rows = best_attack(tc, s)
-            if len(rows):
-                orders[c, 0], orders[c, 2], listed[c] = ATTACK, flat, len(rows)
-                lists[c, : len(rows)] = seen.ids[rows]
-            move_score, row, to = best_move(t, tc, s, rng)
-            if row >= 0 and move_score > score:
-                orders[c, 0], orders[c, 1], orders[c, 2], listed[c] = MOVE, seen.ids[row], to, 0
+            orders[c, 0], orders[c, 1], orders[c, 2], ids = chosen(t, tc, s, rng)
+            listed[c] = len(ids)
+            lists[c, : len(ids)] = ids
             for a in range(3):
                 differ = differ or orders[c, a] != orders[0, a]
         pick = 0
