@@ -4,16 +4,18 @@
     .venv/bin/python experiments/bench_serve.py --games 10 --seconds 5 --orders pass
     .venv/bin/python experiments/bench_serve.py --floor          # the transport alone
     .venv/bin/python experiments/bench_serve.py --think 0.1      # bots that answer after 0.1 s
+    .venv/bin/python experiments/bench_serve.py --loop asyncio   # asyncio's loop, not uvloop
 
 The server runs in its own process (``antipolix.server.Server`` on 127.0.0.1, a free port, no
-built-in agents: every seat is a bot; its garbage collector set as ``antipolix serve`` sets
-it), so that its CPU time is its own. This process creates the games through the host's API and
-plays every seat over a WebSocket (one connection a seat: websockets' sans-I/O client on an
-asyncio protocol, each frame answered in the call that read it, JSON by orjson as the server
-does; the bots share the machine's two cores with the server, so they spend as little as they
-can): each bot answers each observation at once, with the example bot's order
-(``experiments/bot_example.py``: attack, else a step toward the enemy) or, with ``--orders
-pass``, with Pass. A game that ends is replaced by a new one, so the load stays.
+built-in agents: every seat is a bot; its garbage collector and event loop set as ``antipolix
+serve`` sets them: uvloop when installed), so that its CPU time is its own. This process creates
+the games through the host's API and plays every seat over a WebSocket (one connection a seat:
+websockets' sans-I/O client on an asyncio protocol, each frame answered in the call that read
+it, JSON by orjson and the event loop as the server has them; the bots share the machine's two
+cores with the server, so they spend as little as they can): each bot answers each observation
+at once, with the example bot's order (``experiments/bot_example.py``: attack, else a step
+toward the enemy) or, with ``--orders pass``, with Pass. A game that ends is replaced by a new
+one, so the load stays.
 
 After a warm-up, it measures for ``--seconds``: the turns served a second (all games), the time
 from the last order of a turn to the next observation (each seat's, as its bot sees it: send to
@@ -21,8 +23,9 @@ receive, so the transport and both event loops are in it; 50th, 99th percentile 
 and the CPU the server process used (a core = 1.0) and per turn. Loopback only, bounded in
 games and time; it stops by itself and stops the server. With ``--floor`` the server answers
 orders without the match logic (the same frames, see :func:`_transport_only`): its CPU a turn
-is then what the WebSocket transport and the event loop cost. The figures depend on what else
-the machine runs: say so when you quote them.
+is then what the WebSocket transport and the event loop cost. With ``--loop asyncio`` both
+processes run on asyncio's own loop (as before uvloop: to compare). The figures depend on what
+else the machine runs: say so when you quote them.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -52,10 +56,22 @@ from websockets.uri import parse_uri
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _server(conn: Any, data: str, profile: str | None = None, floor: bool = False) -> None:
+def _loop(name: str) -> Callable[[Coroutine[Any, Any, Any]], Any]:
+    """What runs a process's event loop: the server's own choice (``run_serving``: uvloop when
+    installed), or asyncio's loop (``--loop asyncio``)."""
+    from antipolix.server.app import run_serving
+
+    return asyncio.run if name == "asyncio" else run_serving
+
+
+def _server(
+    conn: Any, data: str, profile: str | None = None, floor: bool = False, loop: str = "server"
+) -> None:
     """The server's process: serves until told to stop; answers "cpu" with its CPU seconds."""
     from antipolix.server import Limits, Server, ServerConfig
     from antipolix.server.app import steady_heap
+
+    run_loop = _loop(loop)
 
     if floor:
         _transport_only()
@@ -84,12 +100,12 @@ def _server(conn: Any, data: str, profile: str | None = None, floor: bool = Fals
         await server.serve()
 
     if profile is None:
-        asyncio.run(main())
+        run_loop(main())
         return
     import cProfile
 
     with cProfile.Profile() as profiler:
-        asyncio.run(main())
+        run_loop(main())
     profiler.dump_stats(profile)
 
 
@@ -329,6 +345,7 @@ async def run(args: argparse.Namespace, url: str, host: str, cpu: Any) -> dict[s
         "server_cpu": server_cpu,
         "client_cpu": client_cpu,
         "games_done": load.games_done,
+        "loop": type(asyncio.get_running_loop()).__module__.split(".")[0],
         "ends": load.ends,
     }
 
@@ -366,6 +383,12 @@ def main() -> None:
         action="store_true",
         help="orders answered without the match (the same frames): what the transport costs",
     )
+    parser.add_argument(
+        "--loop",
+        choices=("server", "asyncio"),
+        default="server",
+        help="the event loop of both processes: the server's (uvloop when installed), or asyncio's",
+    )
     args = parser.parse_args()
     if not (
         1 <= args.games <= 200
@@ -381,7 +404,9 @@ def main() -> None:
     parent, child = context.Pipe()
     with tempfile.TemporaryDirectory() as data:
         process = context.Process(
-            target=_server, args=(child, data, args.profile, args.floor), daemon=True
+            target=_server,
+            args=(child, data, args.profile, args.floor, args.loop),
+            daemon=True,
         )
         process.start()
         if not parent.poll(120):
@@ -397,7 +422,7 @@ def main() -> None:
                 return value
 
         try:
-            out = asyncio.run(run(args, url, host, cpu))
+            out = _loop(args.loop)(run(args, url, host, cpu))
         finally:
             parent.send("stop")
             process.join(30)
@@ -411,7 +436,7 @@ def main() -> None:
     print(
         f"{args.games} games of {args.players} bots ({args.orders} orders, {pace}, rules {rules}), "
         f"{out['elapsed']:.1f} s measured after {args.warmup:g} s of warm-up; games that ended "
-        f"and were replaced: {ends}"
+        f"and were replaced: {ends}; event loops: {out['loop']}"
     )
     print(f"turns served: {out['turns']} ({rate:.0f} turns/s, {rate * args.players:.0f} orders/s)")
     if lat:
@@ -423,7 +448,8 @@ def main() -> None:
     print(
         f"server CPU: {out['server_cpu'] / out['elapsed']:.2f} of a core "
         f"({1000 * out['server_cpu'] / max(out['turns'], 1):.2f} ms a turn); "
-        f"the bots' process: {out['client_cpu'] / out['elapsed']:.2f} of a core"
+        f"the bots' process: {out['client_cpu'] / out['elapsed']:.2f} of a core "
+        f"({1000 * out['client_cpu'] / max(out['turns'], 1):.2f} ms a turn)"
     )
 
 

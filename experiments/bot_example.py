@@ -26,7 +26,8 @@ PROTOCOL = 1
 
 def chebyshev(a: list[int], b: list[int]) -> int:
     """The distance of two cells (R1): the largest difference of their coordinates."""
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[2] - b[2]))
+    dz, dy, dx = a[0] - b[0], a[1] - b[1], a[2] - b[2]
+    return max(dz if dz >= 0 else -dz, dy if dy >= 0 else -dy, dx if dx >= 0 else -dx)
 
 
 def choose_army(welcome: dict[str, Any]) -> list[str]:
@@ -57,22 +58,24 @@ class Bot:
     def decide(self, obs: dict[str, Any]) -> dict[str, Any]:
         """An order for the observation (R4): the best attack it can win, else a step toward
         the nearest enemy, else Pass. It ignores teleporters (R5) and invisible defenders."""
+        move, strength = self.move, self.strength
         mine = [p for p in obs["pieces"] if p["owner"] == self.seat]
         enemies = [p for p in obs["pieces"] if p["owner"] != self.seat]
-        mobile = [p for p in mine if self.move[p["type"]] > 0]
+        mobile = [p for p in mine if move[p["type"]] > 0]
         taken = {tuple(p["cell"]) for p in obs["pieces"]}
         best = None
         for target in enemies:
-            attackers = [
-                p for p in mobile if chebyshev(p["cell"], target["cell"]) <= self.move[p["type"]]
-            ]
-            power = sum(self.strength[p["type"]] for p in attackers)
-            defence = self.strength[target["type"]] + sum(
-                self.strength[p["type"]]
+            cell = target["cell"]
+            attackers = [p for p in mobile if chebyshev(p["cell"], cell) <= move[p["type"]]]
+            if not attackers:
+                continue
+            power = sum(strength[p["type"]] for p in attackers)
+            defence = strength[target["type"]] + sum(
+                strength[p["type"]]
                 for p in enemies
-                if p["owner"] == target["owner"] and chebyshev(p["cell"], target["cell"]) == 1
+                if p["owner"] == target["owner"] and chebyshev(p["cell"], cell) == 1
             )
-            if attackers and power > defence and (best is None or power - defence > best[0]):
+            if power > defence and (best is None or power - defence > best[0]):
                 best = (power - defence, attackers, target)
         if best is not None:
             _, attackers, target = best
@@ -81,15 +84,15 @@ class Bot:
         if enemies and mobile:
             movers = [p for p in mobile if p["trait"] != "chief"] or mobile
             piece = self.rng.choice(movers)
+            z, y, x = piece["cell"]
             goal = min(enemies, key=lambda e: chebyshev(e["cell"], piece["cell"]))["cell"]
-            r = self.move[piece["type"]]
-            steps = []
-            for dz in range(-r, r + 1):
-                for dy in range(-r, r + 1):
-                    for dx in range(-r, r + 1):
-                        cell = [piece["cell"][0] + dz, piece["cell"][1] + dy, piece["cell"][2] + dx]
-                        inside = all(0 <= c < n for c, n in zip(cell, self.shape, strict=True))
-                        if inside and tuple(cell) not in taken:
+            r = move[piece["type"]]
+            steps = []  # (distance to the goal, cell) of each free cell within reach
+            for cz in range(max(z - r, 0), min(z + r, self.shape[0] - 1) + 1):
+                for cy in range(max(y - r, 0), min(y + r, self.shape[1] - 1) + 1):
+                    for cx in range(max(x - r, 0), min(x + r, self.shape[2] - 1) + 1):
+                        if (cz, cy, cx) not in taken:
+                            cell = [cz, cy, cx]
                             steps.append((chebyshev(cell, goal), cell))
             if steps:
                 closest = min(d for d, _ in steps)

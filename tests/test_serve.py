@@ -897,6 +897,21 @@ def test_websocket_frames_take_the_direct_path_or_the_asgi_path_alike(
     assert results == [True, True]
 
 
+def test_the_server_serves_on_uvloop_where_it_is_installed(monkeypatch: Any) -> None:
+    """``run_serving`` runs the server's loop on uvloop (a dependency but on Windows), and on
+    asyncio's own loop where uvloop cannot be imported; either way it returns what ran."""
+    from antipolix.server.app import run_serving
+
+    async def loop_module() -> str:
+        await asyncio.sleep(0)
+        return type(asyncio.get_running_loop()).__module__.split(".")[0]
+
+    if sys.platform != "win32":
+        assert run_serving(loop_module()) == "uvloop"
+    monkeypatch.setitem(sys.modules, "uvloop", None)  # (import uvloop now fails)
+    assert run_serving(loop_module()) == "asyncio"
+
+
 def test_rate_and_refusals_are_bounded(server: Any) -> None:
     links = server.create("bot,greedy", SMALL, seed=2)
     client = Client(server.ws_url, links["game"], links["seats"][0]["token"])

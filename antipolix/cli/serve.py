@@ -7,7 +7,6 @@ antipolix serve --seats bot,bot,greedy,tuned --seed 7        # programs in any l
 from __future__ import annotations
 
 import argparse
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from antipolix.server.app import (
     ServerConfig,
     ServerError,
     check_game,
+    run_serving,
     steady_heap,
 )
 from antipolix.server.match import WATCH_MODES
@@ -133,7 +133,7 @@ def run_serve(args: argparse.Namespace) -> int:
         raise ServerError(f"the players file's folder {args.players_file.parent} does not exist")
     if seats is not None:  # refused before anything is bound or written
         check_game(seats, rules, args.watch, args.agent_min_think)
-    asyncio.run(_serve(config, seats, rules, args))
+    run_serving(_serve(config, seats, rules, args))
     return 0
 
 

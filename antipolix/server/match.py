@@ -35,6 +35,7 @@ import asyncio
 import copy
 import datetime
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -241,7 +242,7 @@ class Match:
         self.closed = False
         # the turn being played
         self.turn = 0  # its number (game.turn + 1), 0 before play
-        self.start = 0.0  # loop time of its observations
+        self.start = 0.0  # when its observations went out (:func:`time.monotonic`)
         self.pending: dict[int, Submission] = {}
         self.out: dict[int, float] = {}  # seats out during the turn, with the instant looked at
         self.waiting: set[int] = set()
@@ -655,7 +656,13 @@ class Match:
     # -- a turn in real time -----------------------------------------------------------------------
 
     def _now(self) -> float:
-        return self.loop.time() - self.start
+        """Seconds since the turn's observations went out. Measured with ``time.monotonic``
+        (nanoseconds on Linux), not the event loop's time: uvloop's has millisecond steps,
+        which would make think times equal that arrived apart (R4's reception order, R7) and
+        let a timer seem to fire before its time; the loop's timers are set from it with
+        ``call_later``, and what one wakes checks the clock again (it may wake up to a
+        millisecond early)."""
+        return time.monotonic() - self.start
 
     def _begin_turn(self) -> None:
         game = self.game
@@ -664,7 +671,7 @@ class Match:
         self.waiting = set(game.living)
         self.clocks = Clocks(game.timers)
         self._cancel()
-        self.start = self.loop.time()
+        self.start = time.monotonic()
         clocks = self._clocks()
         living = game.living
         for seat in living:  # (a seat that connects later gets it then: catch_up)
@@ -763,6 +770,10 @@ class Match:
 
     def _agent_arrives(self, seat: int, turn: int, decision: Decision) -> None:
         if not self.closed and turn == self.turn and seat in self.waiting:
+            wait = self.spec.agent_min_think - self._now()
+            if wait > 0:  # (woken early)
+                self.loop.call_later(wait, self._agent_arrives, seat, turn, decision)
+                return
             self._arrive(seat, decision.order, tuple(decision.messages))
 
     def _arrive(
@@ -837,11 +848,15 @@ class Match:
             return
         expiry = self.clocks.next_expiry()
         if expiry is not None:
-            self._check = self.loop.call_at(self.start + expiry, self._on_check)
+            self._check = self.loop.call_later(expiry - self._now(), self._on_check)
 
     def _on_check(self) -> None:
         self._check = None
         if self.closed or self.game.phase is not Phase.PLAY or not self.waiting:
+            return
+        expiry = self.clocks.next_expiry()
+        if expiry is not None and self._now() < expiry:  # (woken early)
+            self._schedule_check()
             return
         self._settle(self._now(), force=True)
         if not self.waiting:
