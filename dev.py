@@ -8,7 +8,9 @@
 ``test`` runs pytest in parallel, one process a CPU up to four (pytest-xdist: by default each
 test file whole in one process; with ``--all`` test by test, idle processes taking tests from
 busy ones, since the slow suites are a few long tests); pass ``-n 0`` to run it in one process,
-or ``-n N`` for N.
+or ``-n N`` for N. Before the whole suite, the compiled core (numba's kernels, cached on disk:
+minutes the first time, seconds after) is built in two processes while ruff and mypy run, so
+that no two test processes compile the same kernel at once.
 
 Set-up creates ``.venv`` beside this file and installs the package into it: for ``demo`` what
 the package needs to run (the main job), for ``test`` its dev extras too (pytest, ruff, mypy,
@@ -111,10 +113,37 @@ def parallel(args: list[str], cpus: int | None, every: bool = False) -> list[str
     return ["-n", str(n), "--dist", "worksteal" if every else "loadfile"]
 
 
+# The compiled core's two parts (antipolix.compiling.PARTS), built before the tests
+BUILD = "from antipolix.compiling import build; build({part!r})"
+
+
+def build_core(args: list[str], cpus: int | None) -> list[subprocess.Popen[bytes]]:
+    """For the whole suite on two cores or more: the compiled core built (or loaded from
+    numba's disk cache) in two processes while the linters run (``antipolix.compiling.build``).
+    Otherwise the test processes compile what each calls first: on a new install, the kernel
+    that plays whole games (two minutes or more) in two of them at once. None for a run of
+    chosen tests, which may need none of it."""
+    if (cpus or 1) < 2 or any(a != "--all" for a in args):
+        return []
+    parts = ("game", "whole games")
+    print(f"+ building the compiled core ({', '.join(parts)}) in 2 processes", flush=True)
+    return [subprocess.Popen([str(PY), "-c", BUILD.format(part=p)], cwd=ROOT) for p in parts]
+
+
 def test(args: list[str]) -> None:
     ensure_chromium()
-    run(PY, "-m", "ruff", "check", ".")
-    run(PY, "-m", "mypy")
+    builds = build_core(args, os.cpu_count())
+    try:
+        run(PY, "-m", "ruff", "check", ".")
+        run(PY, "-m", "mypy")
+        for build in builds:
+            if build.wait() != 0:
+                raise subprocess.CalledProcessError(build.returncode, build.args)
+    finally:
+        for build in builds:
+            if build.poll() is None:
+                build.kill()
+                build.wait()
     pytest_args = list(args)
     every = "--all" in pytest_args
     if every:

@@ -28,9 +28,11 @@ from antipolix.agents.planner import PlannerAgent
 from antipolix.agents.planner.decision import planner_act_held
 from antipolix.agents.scripted import GreedyAgent, RandomAgent, greedy_act_held, random_act_held
 from antipolix.agents.search import SearchAgent, search_act_held
-from antipolix.autoplay import play_games_k
+from antipolix.autoplay import play_games_k, warm
 from antipolix.jit import cached
 from antipolix.observation import observe_k
+from antipolix.play import play_game
+from antipolix.rules import Rules
 from antipolix.turn import play_turn_held
 
 # Path through Game: the engine (a turn, an observation) and each agent's decision kernel, as
@@ -88,6 +90,28 @@ def compile_notice(agents: Sequence[Agent], whole: bool = False) -> str | None:
         f"compiling {what}, once per install: about {_rounded(seconds)} s on a 2-core machine "
         "(numba caches the machine code on disk; later runs load it at once)"
     )
+
+
+# What :func:`build` compiles: two parts of about equal cost, for two processes at once
+PARTS = ("game", "whole games")
+
+
+def build(part: str) -> None:
+    """Compile, or load from the disk cache, one part of the compiled core (:data:`PARTS`):
+    ``"game"``, the path through :class:`~antipolix.Game` (the engine's turn, observations,
+    placement) and every built-in agent's decision kernel, by a game of 2 turns with one
+    agent of each kind; ``"whole games"``, the kernel that plays whole games (it holds the
+    engine and every built-in agent), by one game of random agents. ``python3 dev.py test``
+    builds both in two processes before the tests on a machine of two cores or more: every
+    test process would otherwise compile what it calls first, the whole-game kernel (about 2
+    minutes) in two of them at once."""
+    if part == "game":
+        agents: list[Agent] = [RandomAgent(), GreedyAgent(), PlannerAgent(), SearchAgent()]
+        play_game(Rules(players=len(agents), max_turns=2), agents, 0)
+    elif part == "whole games":
+        warm(Rules(players=2, max_turns=2), [RandomAgent(), RandomAgent()])
+    else:
+        raise ValueError(f"no part {part!r} of the compiled core: {', '.join(PARTS)}")
 
 
 def _rounded(seconds: float) -> int:

@@ -140,3 +140,16 @@ def test_two_processes_give_the_same_function_different_machine_names() -> None:
         for _ in range(2)
     }
     assert len(names) == 2 and all(name.strip() for name in names)
+
+
+def test_the_core_builds_in_parts_that_leave_nothing_to_compile() -> None:
+    """``python3 dev.py test`` builds the compiled core in two parts before the whole suite
+    (:func:`compiling.build`): after them, no built-in agent's game, through ``Game`` or
+    whole, has anything left to compile; a part it does not know is refused by name."""
+    for part in compiling.PARTS:
+        compiling.build(part)
+    agents = [RandomAgent(), GreedyAgent(), PlannerAgent(), TunedAgent(), SearchAgent()]
+    assert compiling.to_compile(agents) == []
+    assert compiling.to_compile(agents, whole=True) == []
+    with pytest.raises(ValueError, match="game, whole games"):
+        compiling.build("everything")

@@ -215,3 +215,33 @@ def test_the_tests_run_one_process_a_cpu_unless_told(
 def test_the_slow_suites_are_dealt_test_by_test(dev: ModuleType) -> None:
     assert dev.parallel(["-m", ""], 2, every=True) == ["-n", "2", "--dist", "worksteal"]
     assert dev.parallel(["-n", "0"], 2, every=True) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "cpus", "parts"),
+    [
+        ([], 2, ["game", "whole games"]),
+        (["--all"], 4, ["game", "whole games"]),
+        ([], 1, []),  # one test process: nothing is compiled twice
+        ([], None, []),
+        (["tests/test_env.py"], 8, []),  # chosen tests may need none of it
+        (["-k", "r1"], 8, []),
+    ],
+)
+def test_the_whole_suite_builds_the_compiled_core_first_in_two_processes(
+    dev: ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    cpus: int | None,
+    parts: list[str],
+) -> None:
+    started: list[list[str]] = []
+
+    class Popen:
+        def __init__(self, cmd: list[str], cwd: Path) -> None:
+            started.append(cmd)
+
+    monkeypatch.setattr(dev.subprocess, "Popen", Popen)
+    builds = dev.build_core(args, cpus)
+    assert len(builds) == len(started) == len(parts)
+    assert [cmd[-1] for cmd in started] == [dev.BUILD.format(part=p) for p in parts]
