@@ -1,4 +1,5 @@
-"""The match server: one process, many games, on Starlette and uvicorn (asyncio).
+"""The match server: one process, many games, on Starlette and uvicorn (asyncio, on uvloop
+where it is installed: :func:`run_serving`).
 
 - **WebSockets** (``/ws``) carry the protocol (:mod:`antipolix.server.protocol`) for seats and
   spectators; with ``tcp_port`` the same frames also travel as lines over plain TCP.
