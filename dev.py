@@ -121,7 +121,7 @@ def build_core(args: list[str], cpus: int | None) -> list[subprocess.Popen[bytes
     """For the whole suite on two cores or more: the compiled core built (or loaded from
     numba's disk cache) in two processes while the linters run (``antipolix.compiling.build``).
     Otherwise the test processes compile what each calls first: on a new install, the kernel
-    that plays whole games (two minutes or more) in two of them at once. None for a run of
+    that plays whole games (two minutes or more) in two of them at once. Nothing for a run of
     chosen tests, which may need none of it."""
     if (cpus or 1) < 2 or any(a != "--all" for a in args):
         return []
