@@ -113,7 +113,9 @@ def parallel(args: list[str], cpus: int | None, every: bool = False) -> list[str
     return ["-n", str(n), "--dist", "worksteal" if every else "loadfile"]
 
 
-# The compiled core's two parts (antipolix.compiling.PARTS), built before the tests
+# The compiled core's two parts, built before the tests: antipolix.compiling.PARTS (this file
+# runs before antipolix is installed, so it names them itself; a test holds the two equal)
+CORE_PARTS = ("game", "whole games")
 BUILD = "from antipolix.compiling import build; build({part!r})"
 
 
@@ -125,9 +127,8 @@ def build_core(args: list[str], cpus: int | None) -> list[subprocess.Popen[bytes
     chosen tests, which may need none of it."""
     if (cpus or 1) < 2 or any(a != "--all" for a in args):
         return []
-    parts = ("game", "whole games")
-    print(f"+ building the compiled core ({', '.join(parts)}) in 2 processes", flush=True)
-    return [subprocess.Popen([str(PY), "-c", BUILD.format(part=p)], cwd=ROOT) for p in parts]
+    print(f"+ building the compiled core ({', '.join(CORE_PARTS)}) in 2 processes", flush=True)
+    return [subprocess.Popen([str(PY), "-c", BUILD.format(part=p)], cwd=ROOT) for p in CORE_PARTS]
 
 
 def test(args: list[str]) -> None:

@@ -245,3 +245,9 @@ def test_the_whole_suite_builds_the_compiled_core_first_in_two_processes(
     builds = dev.build_core(args, cpus)
     assert len(builds) == len(started) == len(parts)
     assert [cmd[-1] for cmd in started] == [dev.BUILD.format(part=p) for p in parts]
+
+
+def test_the_parts_dev_py_builds_are_the_compiled_cores(dev: ModuleType) -> None:
+    from antipolix import compiling
+
+    assert dev.CORE_PARTS == compiling.PARTS

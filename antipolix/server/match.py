@@ -762,16 +762,14 @@ class Match:
                 file=sys.stderr,
             )
             decision = Decision(Pass())
-        wait = self.spec.agent_min_think - self._now()
-        if wait > 0:
-            self.loop.call_later(wait, self._agent_arrives, seat, turn, decision)
-        else:
-            self._agent_arrives(seat, turn, decision)
+        self._agent_arrives(seat, turn, decision)
 
     def _agent_arrives(self, seat: int, turn: int, decision: Decision) -> None:
+        """The agent's decision arrives now, or once the turn is ``agent_min_think`` old (it
+        waits again if the loop woke it early)."""
         if not self.closed and turn == self.turn and seat in self.waiting:
             wait = self.spec.agent_min_think - self._now()
-            if wait > 0:  # (woken early)
+            if wait > 0:
                 self.loop.call_later(wait, self._agent_arrives, seat, turn, decision)
                 return
             self._arrive(seat, decision.order, tuple(decision.messages))
