@@ -35,7 +35,7 @@ from antipolix.end import REASONS, GameResult
 from antipolix.errors import AntipolixError
 from antipolix.game import generators
 from antipolix.ids import PieceNames
-from antipolix.jit import kernel
+from antipolix.jit import inlined, kernel
 from antipolix.journal import FNV_OFFSET, Journal, clear, digest, journal_for
 from antipolix.observation import seen_k
 from antipolix.pieces import FORTRESS, TELEPORTER, ArmyItem
@@ -285,7 +285,7 @@ def _memories(t: Tables, cells: int) -> tuple[IntArray, ...]:
     )
 
 
-@kernel
+@inlined
 def _play(
     a: Arrays,
     t: Tables,

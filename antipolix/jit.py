@@ -162,6 +162,22 @@ def kernel(fn: F) -> F:
     return cast(F, dispatcher)
 
 
+def inlined(fn: F) -> F:
+    """``fn`` compiled by numba into every kernel that calls it (``inline="always"``), not as a
+    kernel of its own: small helpers called per piece (no call, so no reference counted for
+    each array passed), and the steps of a large kernel that only kernels call (the autoplay
+    loop's, the search's). numba links into each kernel's machine code every kernel it calls
+    and optimises and emits the whole again, so that each level of kernels above the planner
+    recompiled all of it (about 10 s a level on a cold build, for a dozen levels); an inlined
+    step is compiled once, within its caller. Called from Python it is a kernel of its own,
+    cached like :func:`kernel`; a plain function without JIT."""
+    dispatcher = numba.njit(cache=False, inline="always")(fn)
+    if not isinstance(dispatcher, numba.core.registry.CPUDispatcher):
+        return cast(F, dispatcher)
+    dispatcher._cache = _FunctionCache(fn)
+    return cast(F, dispatcher)
+
+
 def cached(fn: Callable[..., Any]) -> bool:
     """Does the disk cache hold machine code of kernel ``fn`` that this process will load
     rather than compile: an index of this numba version stamped with the kernel's current

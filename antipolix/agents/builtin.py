@@ -2,7 +2,7 @@
 
 :func:`compiled_seat` says whether an agent object is one the compiled core can play (exactly a
 built-in class, not a subclass that may decide otherwise) and with which numbers; :func:`act_k`
-is the one kernel that asks the agent of a seat for its decision.
+asks the agent of a seat for its decision (compiled into the kernel that plays whole games).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from antipolix.agents.planner import DEFAULT_WEIGHTS, WEIGHTS, PlannerAgent, pla
 from antipolix.agents.scripted import GreedyAgent, RandomAgent, greedy_act, random_act
 from antipolix.agents.search import SearchAgent, search_act
 from antipolix.agents.tuned import TunedAgent
-from antipolix.jit import kernel
+from antipolix.jit import inlined
 from antipolix.observation import Seen
 from antipolix.rules import Tables
 
@@ -47,7 +47,7 @@ def compiled_seat(agent: Agent, players: int = 2) -> tuple[float, ...] | None:
     return (float(code), *scalars, *pad, *(float(v) for v in weights))
 
 
-@kernel
+@inlined
 def act_k(
     code: int,
     t: Tables,

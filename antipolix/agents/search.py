@@ -72,6 +72,7 @@ from antipolix.agents.tuned import TunedAgent
 from antipolix.jit import (
     PCG64_WORDS,
     Held,
+    inlined,
     keep_pcg64,
     kernel,
     packed,
@@ -118,7 +119,7 @@ def _styles(w: FloatArray, width: int) -> FloatArray:
     return out
 
 
-@kernel
+@inlined
 def search_act(
     t: Tables,
     seen: Seen,
@@ -202,7 +203,7 @@ def _contact(t: Tables, s: Sight, depth: int) -> bool:
     return False
 
 
-@kernel
+@inlined
 def _search(
     t: Tables,
     s: Sight,
@@ -375,7 +376,7 @@ def _copy_minds(m: Minds) -> Minds:
     )  # fmt: skip
 
 
-@kernel
+@inlined
 def _decide(
     t: Tables,
     a: Arrays,
@@ -596,7 +597,7 @@ def _new_orders(players: int, pieces: int, n: int) -> Orders:
     )  # fmt: skip
 
 
-@kernel
+@inlined
 def _play_on(
     t: Tables,
     a: Arrays,
@@ -655,7 +656,7 @@ def _first_turn(
         turn.think[p] = first.times[p]
 
 
-@kernel
+@inlined
 def _decide_turn(
     t: Tables,
     a: Arrays,
@@ -682,7 +683,7 @@ def _decide_turn(
         turn.think[p] = think
 
 
-@kernel
+@inlined
 def _decide_styles(
     t: Tables,
     a: Arrays,

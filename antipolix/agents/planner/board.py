@@ -7,27 +7,17 @@ Cells are flat indices ``(z * N + y) * N + x``. Grids that are read in a box onl
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
 from antipolix.agents.planner.sums import ONE, trailing_zeros
 from antipolix.agents.planner.weights import FloatArray, MaskArray
-from antipolix.jit import kernel
+from antipolix.jit import inlined, kernel
 from antipolix.world import IntArray
 
-F = TypeVar("F", bound=Callable[..., Any])
-
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)  # a word's 64 cells
-
-
-def inlined(fn: F) -> F:
-    """``fn`` inlined by numba into the kernels that call it: small helpers called per piece
-    (no call, so no reference counted for each array passed); a plain function without JIT."""
-    return cast(F, numba.njit(inline="always")(fn))
 
 
 @inlined

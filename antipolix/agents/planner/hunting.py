@@ -17,13 +17,13 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from antipolix.agents.planner.board import cube_sums_at, inlined, zero_box
+from antipolix.agents.planner.board import cube_sums_at, zero_box
 from antipolix.agents.planner.reading import Turn
 from antipolix.agents.planner.sums import ONE, pairwise, trailing_zeros
 from antipolix.agents.planner.values import cover
 from antipolix.agents.planner.weights import HUNT_K, I_HUNT, I_HUNT_MIN, I_WIN, FloatArray
 from antipolix.agents.sight import Sight
-from antipolix.jit import kernel, record
+from antipolix.jit import inlined, kernel, record
 from antipolix.reach import cheb
 from antipolix.world import IntArray
 

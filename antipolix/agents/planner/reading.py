@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 
 from antipolix.agents.memory import LAST_FIGHT, N_HIDDEN, Memory
-from antipolix.agents.planner.board import box_of, distances, inlined, stamp, zero_box
+from antipolix.agents.planner.board import box_of, distances, stamp, zero_box
 from antipolix.agents.planner.sums import pairwise, spread_total
 from antipolix.agents.planner.values import piece_risk, unit_of
 from antipolix.agents.planner.weights import (
@@ -27,7 +27,7 @@ from antipolix.agents.planner.weights import (
 )
 from antipolix.agents.scripted import note_moves
 from antipolix.agents.sight import Sight, sight_k, visible_defence
-from antipolix.jit import kernel, record
+from antipolix.jit import inlined, kernel, record
 from antipolix.observation import (
     C_ATTACK,
     C_CELL,
