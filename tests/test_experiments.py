@@ -19,7 +19,11 @@ ROOT = Path(__file__).resolve().parents[1]
         ("bench_engine.py", ["--games", "2"], "engine only"),
         ("bench_games.py", ["--games", "2"], "player-turns/s"),
         ("bench_simulate.py", ["--games", "3", "--modes", "serial"], "games/s"),
-        ("bench_games.py", ["--agents", "search:rollouts=1", "--search-games", "1"], "games/hour"),
+        (
+            "bench_games.py",
+            ["--agents", "search:rollouts=1:depth=1", "--search-games", "1"],
+            "games/hour",
+        ),
         ("draws.py", ["--agent", "greedy", "--games", "2"], "2 games in"),
         ("bench_weights.py", ["--games", "1", "--reps", "1"], "µs per decision"),
         (
