@@ -50,9 +50,12 @@ SECONDS: dict[str, float] = {  # experiments/bench_compile.py: CPU seconds, cold
     "random": 5.0,
     "greedy": 8.0,
     "planner": 50.0,
-    "search": 95.0,  # its rollouts hold the planner and the engine's turn
-    "whole games": 150.0,  # autoplay's one kernel: the engine and every built-in agent
+    "search": 65.0,  # its rollouts hold the planner and the engine's turn
+    "whole games": 105.0,  # autoplay's one kernel: the engine and every built-in agent
 }
+# (search and whole games: the figures of that machine times what compiling the thin levels
+# into their callers saved, antipolix.jit.inlined: 157 -> 106 and 226 -> 157 CPU s on a slower
+# 2-core VM, bench_compile.py before and after)
 
 
 def _agent_kernel(agent: Agent) -> tuple[str, Callable[..., Any]] | None:
