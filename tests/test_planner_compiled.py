@@ -19,7 +19,12 @@ from antipolix.agents import GreedyAgent, PlannerAgent, RandomAgent, TunedAgent
 from antipolix.agents.army import RandomArmy
 from antipolix.agents.memory import Memory, copied
 from antipolix.agents.planner import (
+    I_CHIEF_FAR,
     I_CRUSH,
+    I_GUARD,
+    I_HUNT,
+    I_PRESS,
+    I_THREAT,
     best_attack,
     cube_sums_at,
     move_scores,
@@ -28,6 +33,11 @@ from antipolix.agents.planner import (
     read_turn,
     reweighed,
 )
+from antipolix.agents.planner.decision import candidates
+from antipolix.agents.planner.exposure import exposure
+from antipolix.agents.planner.guard import chief_guard
+from antipolix.agents.planner.hunting import hunt
+from antipolix.agents.planner.threats import threats
 from antipolix.agents.search import SCRIPTS
 from antipolix.events import Combat
 from antipolix.jit import PCG64_WORDS, keep_pcg64, packed, restore_pcg64
@@ -214,3 +224,54 @@ def test_a_reading_reweighed_decides_as_a_reading_with_those_weights() -> None:
                     assert np.array_equal(a, b)
                 compared += len(fresh[0])
     assert compared > 1000  # (candidate moves scored both ways)
+
+
+@numba.njit
+def _terms_added(t: Any, seen: Any, m: Any, w: Any, rng: Any) -> Any:
+    """What the chief guard, threats and hunt terms add to a zero score and offence on one
+    position read with weights ``w`` (the largest absolute value of each; -1: no move to
+    score). ``move_scores`` skips a term whose weights are all 0."""
+    memory = copied(m)
+    _, s, unit = opening(t, seen, memory, 0.2, 1.5, rng)
+    if not (len(s.enemy) and len(s.mobile)):
+        return -1.0, -1.0, -1.0
+    tn = read_turn(t, s, memory, unit, w)
+    who, dest, end, gap = candidates(tn, s)
+    if not len(dest):
+        return -1.0, -1.0, -1.0
+    mover = s.mobile_own[who]
+    _, _, d_mover = exposure(tn, mover, dest, end)
+    guarded = np.zeros(len(dest))
+    if tn.ci >= 0:
+        chief_guard(tn, mover, dest, end, gap, d_mover, guarded)
+    offence = threats(tn, mover, dest, end)
+    hunted = np.zeros(len(dest))
+    hunt(tn, s, mover, dest, end, hunted)
+    return np.abs(guarded).max(), np.abs(offence).max(), np.abs(hunted).max()
+
+
+def test_a_term_whose_weights_are_zero_adds_nothing_so_skipping_it_decides_the_same() -> None:
+    # move_scores skips the chief guard (guard, chief_far), threats (threat, press) and hunt
+    # (hunt) when their weights are 0: on every position of two 4-player tuned games, each
+    # adds exactly 0 (or -0) to every score with those weights, so that skipping it changes no
+    # score and no decision (R8); with the tuned weights each adds something somewhere
+    rules = Rules(shape=(4, 10, 10), players=4)
+    positions: list[tuple[Any, Memory]] = []
+
+    class Recording(TunedAgent):
+        def act(self, obs: Any) -> Any:
+            seen = packed(seen_of(obs, self.rules.shape))
+            positions.append((seen, Memory(*[np.array(a, copy=True) for a in self.remembered])))
+            return super().act(obs)
+
+    play_game(rules, [Recording() for _ in range(4)], 0)
+    w = np.asarray(TunedAgent().weights_for(4), dtype=np.float64)
+    zero = w.copy()
+    zero[[I_GUARD, I_CHIEF_FAR, I_THREAT, I_PRESS, I_HUNT]] = 0.0
+    rng = np.random.default_rng(1)
+    tuned, zeroed = np.zeros(3), np.zeros(3)
+    for seen, memory in positions:
+        tuned = np.maximum(tuned, _terms_added(rules.tables, seen, packed(memory), w, rng))
+        zeroed = np.maximum(zeroed, _terms_added(rules.tables, seen, packed(memory), zero, rng))
+    assert np.all(tuned > 0), tuned
+    assert np.all(zeroed == 0), zeroed

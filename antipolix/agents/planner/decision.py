@@ -20,13 +20,18 @@ from antipolix.agents.planner.values import piece_risk
 from antipolix.agents.planner.weights import (
     FRONT,
     I_ADVANCE,
+    I_CHIEF_FAR,
     I_COHESION,
     I_CRUSH,
     I_FORTRESS,
+    I_GUARD,
     I_HIDDEN_PROBE,
+    I_HUNT,
     I_NETWORK,
     I_P_NEAR,
+    I_PRESS,
     I_SPREAD,
+    I_THREAT,
     NUL_AFTER,
     BoolArray,
     FloatArray,
@@ -230,10 +235,15 @@ def move_scores(
         return np.zeros(0), dest, dest
     mover = s.mobile_own[who]  # own index of each move's piece
     score, adj_ab, d_mover = exposure(tn, mover, dest, end)
-    if tn.ci >= 0:
+    w = tn.w  # (a term whose weights are 0 would add only zeros: it is skipped)
+    if tn.ci >= 0 and (w[I_GUARD] != 0 or w[I_CHIEF_FAR] != 0):
         chief_guard(tn, mover, dest, end, gap, d_mover, score)
-    offence = threats(tn, mover, dest, end)
-    hunt(tn, s, mover, dest, end, offence)
+    if w[I_THREAT] != 0 or w[I_PRESS] != 0:
+        offence = threats(tn, mover, dest, end)
+    else:
+        offence = np.zeros(count)
+    if w[I_HUNT] != 0:
+        hunt(tn, s, mover, dest, end, offence)
     ci, o_dist, o_s, defence, d_own = tn.ci, tn.o_dist, tn.o_s, tn.defence, tn.d_own
     w_advance, w_cohesion = tn.w[I_ADVANCE], tn.w[I_COHESION]
     for k in range(count):
