@@ -36,6 +36,11 @@ ROOT = Path(__file__).resolve().parents[1]
             ["--games", "1", "--players", "2", "--out", "/dev/null"],
             "| every candidate (today) | 100.0% | 100.00% | 0.00% | 0.00% | 0.000 |",
         ),
+        (
+            "planner_terms.py",
+            ["--games", "2", "--speed-games", "1", "--terms", "tactics"],
+            "| tactics | ",
+        ),
         ("bench_serve.py", ["--games", "2", "--seconds", "1", "--warmup", "1"], "turns served"),
         ("bench_serve.py", ["--games", "2", "--seconds", "1", "--floor"], "server CPU"),
         ("bench_match.py", ["--games", "2"], "ms a turn"),
@@ -51,6 +56,29 @@ def test_benchmark_script_runs(script: str, args: list[str], expected: str) -> N
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert expected in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--terms", "threats,nope"], "unknown term 'nope': the terms are threats, hunt"),
+        (["--games", "3"], "--games must be even and at least 2, got 3"),
+    ],
+)
+def test_the_planner_terms_study_refuses_bad_input_in_one_line(
+    args: list[str], message: str
+) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "experiments" / "planner_terms.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert done.stderr.startswith("antipolix: error:") and message in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert done.stdout == ""
 
 
 def test_bench_serve_think_paces_the_bots() -> None:
