@@ -13,6 +13,17 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _script(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``experiments/<script>`` with ``args`` from the project's root, its output captured."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "experiments" / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+
+
 @pytest.mark.parametrize(
     ("script", "args", "expected"),
     [
@@ -47,13 +58,7 @@ ROOT = Path(__file__).resolve().parents[1]
     ],
 )
 def test_benchmark_script_runs(script: str, args: list[str], expected: str) -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "experiments" / script), *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-    )
+    done = _script(script, *args)
     assert done.returncode == 0, done.stderr[-2000:]
     assert expected in done.stdout
 
@@ -68,13 +73,7 @@ def test_benchmark_script_runs(script: str, args: list[str], expected: str) -> N
 def test_the_planner_terms_study_refuses_bad_input_in_one_line(
     args: list[str], message: str
 ) -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "experiments" / "planner_terms.py"), *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-    )
+    done = _script("planner_terms.py", *args)
     assert done.returncode == 2, done.stderr[-2000:]
     assert done.stderr.startswith("antipolix: error:") and message in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
@@ -85,13 +84,7 @@ def test_bench_serve_think_paces_the_bots() -> None:
     """--think: each bot answers 0.1 s after its observation, so 2 games play at most 10
     turns a second each (at once, over a thousand between them)."""
     args = ["--games", "2", "--seconds", "2", "--warmup", "1", "--think", "0.1"]
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "experiments" / "bench_serve.py"), *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-    )
+    done = _script("bench_serve.py", *args)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "answered after 0.1 s" in done.stdout
     found = re.search(r"turns served: \d+ \(([\d.]+) turns/s", done.stdout)

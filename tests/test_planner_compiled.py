@@ -170,6 +170,24 @@ def test_cube_sums_of_floats_are_numpys() -> None:
         assert np.array_equal(got, expected), (shape, r)
 
 
+def _tuned_positions(rules: Rules, games: int) -> list[tuple[Any, Memory]]:
+    """Every position tuned agents decide on in ``games`` seeded games of ``rules`` (a seat's
+    view packed for kernels, and its memory as it stood), the second game with random armies
+    (invisible pieces, whose hits hint at them, R6)."""
+    positions: list[tuple[Any, Memory]] = []
+
+    class Recording(TunedAgent):
+        def act(self, obs: Any) -> Any:
+            seen = packed(seen_of(obs, self.rules.shape))
+            positions.append((seen, Memory(*[np.array(a, copy=True) for a in self.remembered])))
+            return super().act(obs)
+
+    for seed in range(games):
+        army = RandomArmy() if seed else None
+        play_game(rules, [Recording(army) for _ in range(rules.players)], seed)
+    return positions
+
+
 @numba.njit
 def _styles_read_both_ways(t: Any, seen: Any, m: Any, ws: Any, rng: Any) -> Any:
     """For each row of weights ``ws``: the move scores and the best attack from the turn
@@ -200,16 +218,7 @@ def test_a_reading_reweighed_decides_as_a_reading_with_those_weights() -> None:
     # read afresh with the style's weights, on every position of two 4-player tuned games
     # (R5, R6, R8), and with crushing counted or not (R6)
     rules = Rules(shape=(4, 10, 10), players=4)
-    positions: list[tuple[Any, Memory]] = []
-
-    class Recording(TunedAgent):
-        def act(self, obs: Any) -> Any:
-            seen = packed(seen_of(obs, self.rules.shape))
-            positions.append((seen, Memory(*[np.array(a, copy=True) for a in self.remembered])))
-            return super().act(obs)
-
-    for seed in range(2):  # (random armies: invisible pieces, whose hits hint at them, R6)
-        play_game(rules, [Recording(RandomArmy() if seed else None) for _ in range(4)], seed)
+    positions = _tuned_positions(rules, 2)
     w = np.asarray(TunedAgent().weights_for(4), dtype=np.float64)
     toggled = w.copy()
     toggled[I_CRUSH] = 0.0 if w[I_CRUSH] > 0 else 1.0  # (the unseen pieces' chances read anew)
@@ -252,19 +261,11 @@ def _terms_added(t: Any, seen: Any, m: Any, w: Any, rng: Any) -> Any:
 
 def test_a_term_whose_weights_are_zero_adds_nothing_so_skipping_it_decides_the_same() -> None:
     # move_scores skips the chief guard (guard, chief_far), threats (threat, press) and hunt
-    # (hunt) when their weights are 0: on every position of two 4-player tuned games, each
+    # (hunt) when their weights are 0: on every position of a 4-player tuned game, each
     # adds exactly 0 (or -0) to every score with those weights, so that skipping it changes no
     # score and no decision (R8); with the tuned weights each adds something somewhere
     rules = Rules(shape=(4, 10, 10), players=4)
-    positions: list[tuple[Any, Memory]] = []
-
-    class Recording(TunedAgent):
-        def act(self, obs: Any) -> Any:
-            seen = packed(seen_of(obs, self.rules.shape))
-            positions.append((seen, Memory(*[np.array(a, copy=True) for a in self.remembered])))
-            return super().act(obs)
-
-    play_game(rules, [Recording() for _ in range(4)], 0)
+    positions = _tuned_positions(rules, 1)
     w = np.asarray(TunedAgent().weights_for(4), dtype=np.float64)
     zero = w.copy()
     zero[[I_GUARD, I_CHIEF_FAR, I_THREAT, I_PRESS, I_HUNT]] = 0.0
