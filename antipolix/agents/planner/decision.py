@@ -245,7 +245,7 @@ def move_scores(
     if w[I_HUNT] != 0:
         hunt(tn, s, mover, dest, end, offence)
     ci, o_dist, o_s, defence, d_own = tn.ci, tn.o_dist, tn.o_s, tn.defence, tn.d_own
-    w_advance, w_cohesion = tn.w[I_ADVANCE], tn.w[I_COHESION]
+    w_advance, w_cohesion = w[I_ADVANCE], w[I_COHESION]
     for k in range(count):
         i = mover[k]
         if i == ci:
@@ -257,7 +257,7 @@ def move_scores(
             s_i = o_s[i]
             support = (defence[dest[k]] - s_i * adj_ab[k]) - (d_own[i] - s_i)
             score[k] += w_cohesion * support
-    if tn.w[I_NETWORK] > 0 or tn.w[I_FORTRESS] > 0 or tn.w[I_CRUSH] > 0:
+    if w[I_NETWORK] > 0 or w[I_FORTRESS] > 0 or w[I_CRUSH] > 0:
         tactics(t, tn, s, mover, dest, end, gap, score)
     for k in range(count):  # ties, from the agent's generator (R12)
         score[k] += rng.random() * 1e-6
