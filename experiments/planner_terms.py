@@ -33,7 +33,7 @@ import numpy as np
 
 from antipolix import Rules
 from antipolix.agents.tuned import TunedAgent
-from antipolix.autoplay import play_games
+from antipolix.autoplay import play_games, warm
 from antipolix.cli import run_script
 from antipolix.errors import AntipolixError
 
@@ -103,7 +103,7 @@ def main() -> None:
     if args.speed_games < 1:
         raise AntipolixError(f"--speed-games must be at least 1, got {args.speed_games}")
     rules = Rules(players=args.players)
-    play_games(rules, [([TunedAgent()] * args.players, np.random.SeedSequence(0))])  # compile
+    warm(rules, [TunedAgent()] * args.players)  # (compiled before anything is timed)
     print(
         f"tuned against tuned without a term: {args.games} games each, {args.players} players, "
         f"default board; speed from {args.speed_games} games of each alone"

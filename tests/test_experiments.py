@@ -24,6 +24,13 @@ def _script(script: str, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _refused(done: subprocess.CompletedProcess[str], message: str) -> None:
+    """The script refused its input as the CLI does: exit 2, one line naming the problem."""
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert done.stderr.startswith("antipolix: error:") and message in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
 @pytest.mark.parametrize(
     ("script", "args", "expected"),
     [
@@ -74,9 +81,7 @@ def test_the_planner_terms_study_refuses_bad_input_in_one_line(
     args: list[str], message: str
 ) -> None:
     done = _script("planner_terms.py", *args)
-    assert done.returncode == 2, done.stderr[-2000:]
-    assert done.stderr.startswith("antipolix: error:") and message in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1
+    _refused(done, message)
     assert done.stdout == ""
 
 
@@ -145,28 +150,13 @@ def test_a_study_script_refuses_bad_input_in_one_line_writing_nothing(
     tmp_path: Path, script: str, args: list[str], message: str
 ) -> None:
     out, results = tmp_path / "out", tmp_path / "results"
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "experiments" / script), *args,
-         "--out", str(out), "--results", str(results)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-    )  # fmt: skip
-    assert done.returncode == 2, done.stderr[-2000:]
-    assert done.stderr.startswith("antipolix: error:") and message in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1
+    done = _script(script, *args, "--out", str(out), "--results", str(results))
+    _refused(done, message)
     assert not out.exists() and not results.exists()
 
 
 def _match(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "experiments" / "match.py"), *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-    )
+    return _script("match.py", *args)
 
 
 def test_a_match_is_the_same_game_for_game_on_one_worker_or_two(tmp_path: Path) -> None:
@@ -200,7 +190,5 @@ def test_a_match_refuses_bad_input_in_one_line_writing_nothing(
 ) -> None:
     out = tmp_path / "match.md"
     done = _match(*args, "--out", str(out))
-    assert done.returncode == 2, done.stderr[-2000:]
-    assert done.stderr.startswith("antipolix: error:") and message in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1
+    _refused(done, message)
     assert not out.exists()
