@@ -107,11 +107,21 @@ def build(part: str) -> None:
     engine and every built-in agent), by one game of random agents. ``python3 dev.py test``
     builds both in two processes before the tests on a machine of two cores or more: every
     test process would otherwise compile what it calls first, the whole-game kernel (about 2
-    minutes) in two of them at once."""
+    minutes) in two of them at once.
+
+    Most kernels are in both parts, and numba saves each one to disk as soon as it is
+    compiled, where the other process finds it if it gets there later. So the parts start at
+    opposite ends: ``"game"`` with the planner and search (its seats' decisions come in seat
+    order, before the turn is played), ``"whole games"`` with random, greedy and the engine's
+    turn (a game of them through ``Game``) before its own kernel, which then finds most of
+    the planner already compiled. On a 2-core VM the two parts in the same order (agents,
+    then the engine) took 154 and 153 s, these 113 and 118 s
+    (``experiments/bench_compile.py --build``)."""
     if part == "game":
-        agents: list[Agent] = [RandomAgent(), GreedyAgent(), PlannerAgent(), SearchAgent()]
+        agents: list[Agent] = [PlannerAgent(), SearchAgent(), GreedyAgent(), RandomAgent()]
         play_game(Rules(players=len(agents), max_turns=2), agents, 0)
     elif part == "whole games":
+        play_game(Rules(players=2, max_turns=2), [RandomAgent(), GreedyAgent()], 0)
         warm(Rules(players=2, max_turns=2), [RandomAgent(), RandomAgent()])
     else:
         raise ValueError(f"no part {part!r} of the compiled core: {', '.join(PARTS)}")

@@ -10,6 +10,13 @@ wall seconds. Compiling is one core's work: on an idle machine wall ≈ CPU.
 
     .venv/bin/python experiments/bench_compile.py                 # every scenario
     .venv/bin/python experiments/bench_compile.py --parts engine,greedy
+
+``--build`` times instead what ``python3 dev.py test`` does before the tests on a cold cache:
+each part of ``antipolix.compiling.PARTS`` built in its own process, all at once, sharing one
+empty cache (wall seconds of each part and of the whole). ``--baseline DIR`` builds a checkout
+of other code too (another commit's worktree), the two alternating, ``--runs`` times each:
+
+    .venv/bin/python experiments/bench_compile.py --build --baseline ../old --runs 2
 """
 
 from __future__ import annotations
@@ -22,6 +29,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from antipolix.cli import run_script
+from antipolix.errors import AntipolixError
 
 ROOT = Path(__file__).resolve().parents[1]
 PARTS = ("engine", "random", "greedy", "planner", "search", "whole games")
@@ -68,10 +78,63 @@ def measure(parts: list[str]) -> dict[str, tuple[float, float]]:
     return {k: (float(v[0]), float(v[1])) for k, v in json.loads(done.stdout).items()}
 
 
+BUILD = "from antipolix.compiling import build; build({part!r})"
+LIST = "import json; from antipolix.compiling import PARTS; print(json.dumps(PARTS))"
+
+
+def build_all(code: Path) -> tuple[list[float], float]:
+    """Wall seconds of each part of ``antipolix.compiling.PARTS`` (the code in ``code``), each
+    in its own process, all started at once with one empty numba cache, and of the whole."""
+    with tempfile.TemporaryDirectory(prefix="apx-numba-") as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(code)}
+        env.pop("NUMBA_DISABLE_JIT", None)
+        parts = subprocess.run(
+            [sys.executable, "-c", LIST],
+            env=env, cwd=code, capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+        began = time.perf_counter()
+        procs = [
+            subprocess.Popen([sys.executable, "-c", BUILD.format(part=part)], env=env, cwd=code)
+            for part in json.loads(parts)
+        ]
+        seconds = [0.0] * len(procs)
+        while not all(seconds):
+            time.sleep(0.1)
+            for k, proc in enumerate(procs):
+                if seconds[k] or proc.poll() is None:
+                    continue
+                if proc.returncode != 0:
+                    raise AntipolixError(f"building the code in {code} failed (its output above)")
+                seconds[k] = time.perf_counter() - began
+    return seconds, max(seconds)
+
+
+def builds(baseline: Path | None, runs: int) -> None:
+    """:func:`build_all` of this checkout (and ``baseline``), alternating, ``runs`` times."""
+    sides = [("baseline", baseline)] if baseline else []
+    sides.append(("this", ROOT))
+    print("the parts built at once, cold numba cache; wall seconds: each part, in all")
+    for run in range(runs):
+        for name, code in sides if run % 2 == 0 else sides[::-1]:
+            each, whole = build_all(code)
+            parts = " ".join(f"{s:6.1f}" for s in each)
+            print(f"run {run + 1} {name:<8} parts {parts}   in all {whole:6.1f}", flush=True)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--parts", default=",".join(PARTS), help=f"comma-separated: {PARTS}")
+    p.add_argument("--build", action="store_true", help="time dev.py test's build instead")
+    p.add_argument("--baseline", type=Path, help="with --build: another checkout, side by side")
+    p.add_argument("--runs", type=int, default=1, help="with --build: how many times each")
     args = p.parse_args()
+    if args.build:
+        if args.baseline is not None and not (args.baseline / "antipolix").is_dir():
+            raise AntipolixError(f"--baseline {args.baseline}: no antipolix package there")
+        if args.runs < 1:
+            raise AntipolixError(f"--runs must be at least 1, got {args.runs}")
+        builds(args.baseline.resolve() if args.baseline else None, args.runs)
+        return
     wanted = [x.strip() for x in args.parts.split(",")]
     unknown = [x for x in wanted if x not in PARTS]
     if unknown:
@@ -94,4 +157,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

@@ -85,6 +85,23 @@ def test_the_planner_terms_study_refuses_bad_input_in_one_line(
     assert done.stdout == ""
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--baseline", "no-such-checkout"], "--baseline no-such-checkout: no antipolix package"),
+        (["--runs", "0"], "--runs must be at least 1, got 0"),
+    ],
+)
+def test_the_build_benchmark_refuses_bad_input_before_compiling(
+    args: list[str], message: str
+) -> None:
+    """``bench_compile.py --build`` (minutes of compiling on a cold cache) checks its input
+    first: nothing is built and nothing printed."""
+    done = _script("bench_compile.py", "--build", *args)
+    _refused(done, message)
+    assert done.stdout == ""
+
+
 def test_bench_serve_think_paces_the_bots() -> None:
     """--think: each bot answers 0.1 s after its observation, so 2 games play at most 10
     turns a second each (at once, over a thousand between them)."""
