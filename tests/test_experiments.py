@@ -71,33 +71,25 @@ def test_benchmark_script_runs(script: str, args: list[str], expected: str) -> N
 
 
 @pytest.mark.parametrize(
-    ("args", "message"),
+    ("script", "args", "message"),
     [
-        (["--terms", "threats,nope"], "unknown term 'nope': the terms are threats, hunt"),
-        (["--games", "3"], "--games must be even and at least 2, got 3"),
+        ("planner_terms.py", ["--terms", "threats,nope"], "unknown term 'nope': the terms are"),
+        ("planner_terms.py", ["--games", "3"], "--games must be even and at least 2, got 3"),
+        (
+            "bench_compile.py",
+            ["--build", "--baseline", "no-such-checkout"],
+            "--baseline no-such-checkout: no antipolix package",
+        ),
+        ("bench_compile.py", ["--build", "--runs", "0"], "--runs must be at least 1, got 0"),
     ],
 )
-def test_the_planner_terms_study_refuses_bad_input_in_one_line(
-    args: list[str], message: str
+def test_a_script_refuses_bad_input_in_one_line_before_it_starts(
+    script: str, args: list[str], message: str
 ) -> None:
-    done = _script("planner_terms.py", *args)
-    _refused(done, message)
-    assert done.stdout == ""
-
-
-@pytest.mark.parametrize(
-    ("args", "message"),
-    [
-        (["--baseline", "no-such-checkout"], "--baseline no-such-checkout: no antipolix package"),
-        (["--runs", "0"], "--runs must be at least 1, got 0"),
-    ],
-)
-def test_the_build_benchmark_refuses_bad_input_before_compiling(
-    args: list[str], message: str
-) -> None:
-    """``bench_compile.py --build`` (minutes of compiling on a cold cache) checks its input
-    first: nothing is built and nothing printed."""
-    done = _script("bench_compile.py", "--build", *args)
+    """The planner-terms study and the build benchmark (``bench_compile.py --build``: minutes
+    of compiling on a cold cache) check their input first: nothing is played, built or
+    printed."""
+    done = _script(script, *args)
     _refused(done, message)
     assert done.stdout == ""
 
