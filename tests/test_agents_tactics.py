@@ -166,10 +166,33 @@ def test_agents_by_name_take_parameters_and_labels_read_back() -> None:
     assert set(AGENTS) == {"random", "greedy", "planner", "tuned", "search"}
 
 
+def test_the_planners_weights_go_by_name_and_their_labels_read_back_exactly() -> None:
+    """``tuned:press=0`` is the tuned agent with that weight set (the Python API's
+    ``TunedAgent(weights={"press": 0.0})``), its label says so, and a weight that ``:g``
+    would round reads back as the same float."""
+    agent = agent_named("tuned:press=0")
+    assert isinstance(agent, TunedAgent)
+    assert agent.params() == TunedAgent(weights={"press": 0.0}).params()
+    assert agent.params()["weights"] == {"press": 0.0}
+    assert agent_label(agent) == "tuned:press=0"
+    fine = TunedAgent(weights={"threat": 0.12345678901234568, "advance": 0.5})
+    again = agent_named(agent_label(fine))
+    assert agent_label(fine) == "tuned:threat=0.12345678901234568:advance=0.5"
+    assert np.array_equal(again.weights, fine.weights) and again.weights[I_THREAT] != 0.123457
+    search = agent_named("search:rollouts=2:hunt=0")
+    assert isinstance(search, SearchAgent) and search.rollouts == 2
+    assert agent_label(search) == "search:rollouts=2:hunt=0"
+    assert agent_label(agent_named("planner:crush=1.5")) == "planner:crush=1.5"
+
+
 @pytest.mark.parametrize(
     ("name", "message"),
     [
         ("wizard", "unknown agent 'wizard'"),
+        ("greedy:press=0", "agent 'greedy' has no parameter 'press'"),
+        ("tuned:pressure=1", "its weights: win, teleported,"),
+        ("tuned:press=much", "press must be a number, got 'much'"),
+        ("planner:hunt=nan", "hunt must be finite"),
         ("search:speed=3", "has no parameter 'speed'"),
         ("search:rollouts=two", "rollouts must be an integer"),
         ("search:rollouts", "expected name=value"),

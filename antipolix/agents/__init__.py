@@ -12,6 +12,7 @@ from typing import Any
 from antipolix.agents.army import FixedArmy, GivenArmy, MixedArmy, RandomArmy, policy_from_spec
 from antipolix.agents.base import Agent, Decision, Sight
 from antipolix.agents.planner import PlannerAgent
+from antipolix.agents.planner.weights import WEIGHT_NAMES
 from antipolix.agents.scripted import GreedyAgent, RandomAgent
 from antipolix.agents.search import SearchAgent
 from antipolix.agents.tuned import TunedAgent, weights_fingerprint
@@ -26,7 +27,9 @@ AGENTS: dict[str, type[Agent]] = {
 def agent_named(name: str) -> Agent:
     """A built-in agent by name (``"random"``, ``"greedy"``, ...), with its default settings,
     or with parameters after colons: ``"search:rollouts=16:depth=2"``, ``"random:mean_think=0.5"``
-    (numbers only; each must be a parameter of that agent)."""
+    (numbers only; each must be a parameter of that agent). The planner's family (planner,
+    tuned, search) also takes its weights by name (:data:`~antipolix.agents.planner.WEIGHTS`):
+    ``"tuned:press=0"`` is ``TunedAgent(weights={"press": 0.0})``."""
     if not isinstance(name, str):
         raise AgentError(f"an agent name must be a string, got {name!r}")
     key, *given = (part.strip() for part in name.strip().split(":"))
@@ -35,18 +38,26 @@ def agent_named(name: str) -> Agent:
         raise AgentError(f"unknown agent {key!r} (built-in agents: {', '.join(sorted(AGENTS))})")
     cls = AGENTS[key]
     known = {k: v for k, v in cls().params().items() if isinstance(v, int | float)}
+    weights = WEIGHT_NAMES if issubclass(cls, PlannerAgent) else ()
     params: dict[str, Any] = {}
+    given_weights: dict[str, float] = {}
     for part in given:
         pname, eq, text = part.partition("=")
         pname = pname.strip()
         if not eq or not pname:
             raise AgentError(f"agent {name!r}: expected name=value after ':', got {part!r}")
-        if pname not in known:
+        if pname in known:
+            params[pname] = _number(name, pname, text.strip(), known[pname])
+        elif pname in weights:
+            given_weights[pname] = float(_number(name, pname, text.strip(), 0.0))
+        else:
             choices = ", ".join(sorted(known)) or "none"
+            also = f"; its weights: {', '.join(weights)}" if weights else ""
             raise AgentError(
-                f"agent {key!r} has no parameter {pname!r} (its parameters: {choices})"
+                f"agent {key!r} has no parameter {pname!r} (its parameters: {choices}{also})"
             )
-        params[pname] = _number(name, pname, text.strip(), known[pname])
+    if given_weights:
+        params["weights"] = given_weights
     try:
         return cls(**params)
     except (TypeError, ValueError) as exc:
@@ -68,7 +79,8 @@ def _number(name: str, pname: str, text: str, default: Any) -> float | int:
 
 def agent_label(agent: Agent) -> str:
     """The name that tells this agent apart from others of its kind: its name and the
-    parameters that differ from the defaults (``"search:rollouts=16"``), which
+    parameters that differ from the defaults (``"search:rollouts=16"``; for the planner's
+    family, the weights that differ from its own: ``"tuned:press=0"``), which
     :func:`agent_named` reads back. Agents that are not built-in go by their name, and an
     agent given a ``label`` (a balancing study's copy that may not buy some kind) by it."""
     if agent.label:
@@ -77,11 +89,20 @@ def agent_label(agent: Agent) -> str:
     if cls is None or type(agent) is not cls:
         return agent.name
     defaults = cls().params()
-    parts = [agent.name]
+    parts, weights = [agent.name], []
     for key, value in agent.params().items():
-        if defaults.get(key) != value:
+        if key == "weights" and isinstance(agent, PlannerAgent):
+            weights = [f"{w}={_exact(v)}" for w, v in value.items()]  # (those changed), last
+        elif defaults.get(key) != value:
             parts.append(f"{key}={value:g}" if isinstance(value, float) else f"{key}={value}")
-    return ":".join(parts)
+    return ":".join(parts + weights)
+
+
+def _exact(value: float) -> str:
+    """A weight as text that reads back as the same float: short when ``:g`` is exact
+    (``0``, ``0.5``), else Python's shortest exact form (``0.16475460470885667``)."""
+    short = f"{value:g}"
+    return short if float(short) == value else repr(value)
 
 
 def agent_from_spec(spec: Mapping[str, Any]) -> Agent:
