@@ -73,7 +73,11 @@ def test_benchmark_script_runs(script: str, args: list[str], expected: str) -> N
 @pytest.mark.parametrize(
     ("script", "args", "message"),
     [
-        ("planner_terms.py", ["--terms", "threats,nope"], "unknown term 'nope': the terms are"),
+        (
+            "planner_terms.py",
+            ["--terms", "threats,nope"],
+            "unknown term 'nope': the terms are threats, hunt",
+        ),
         ("planner_terms.py", ["--games", "3"], "--games must be even and at least 2, got 3"),
         (
             "bench_compile.py",
