@@ -128,6 +128,26 @@ def test_tuned_takes_the_larger_table_weights_from_three_players(
     assert planner.weights_for(4) is planner.weights  # the hand-set planner has one set
 
 
+def test_a_weight_given_at_its_two_player_value_is_recorded_when_larger_tables_differ(
+    more_players: dict[str, float],
+) -> None:
+    """A tuned agent given ``advance`` at the 2-player value plays another weight at four
+    players than ``tuned`` (its larger-table value): its parameters, label and spec say so,
+    and the agent they make again plays the same weights at every table."""
+    i = WEIGHT_NAMES.index("advance")
+    two = float(tuned_weights(2)[i])
+    assert two != more_players["advance"]
+    agent = TunedAgent(weights={"advance": two})
+    assert agent.weights_for(4)[i] == two != tuned_weights(4)[i]
+    assert agent.params()["weights"] == {"advance": two}
+    assert agent_label(agent) == f"tuned:advance={two!r}"
+    for again in (agent_named(agent_label(agent)), agent_from_spec(agent.spec())):
+        assert isinstance(again, TunedAgent)
+        for players in (2, 4):
+            assert np.array_equal(again.weights_for(players), agent.weights_for(players))
+    assert "weights" not in TunedAgent(weights={"hunt_min": 0.12}).params()  # (the same at all)
+
+
 def test_tuned_and_search_play_the_larger_table_weights_in_game_and_whole(
     more_players: dict[str, float],
 ) -> None:

@@ -21,6 +21,8 @@ from antipolix.jit import packed
 from antipolix.observation import Observation, seen_of
 from antipolix.rules import Rules
 
+TABLES = range(2, 11)  # the table sizes an agent may be set up for (R1: 2 to 10 players)
+
 
 class PlannerAgent(Remembering):
     """One-ply lookahead over every winning attack and every move, in expectation over R8.
@@ -77,12 +79,16 @@ class PlannerAgent(Remembering):
         return FixedArmy({"army": 4, "hovercraft": 1})
 
     def params(self) -> dict[str, Any]:
+        """Its think times and the weights it plays with that differ from its base weights
+        at some table (2 to 10 players): what makes the same agent again."""
         out: dict[str, Any] = {"min_think": self.min_think, "max_think": self.max_think}
-        base = self.base_weights()
+        differs = np.zeros(len(WEIGHT_NAMES), dtype=np.bool_)
+        for players in TABLES:
+            differs |= self.weights_for(players) != self.base_weights(players)
         changed = {
             name: float(v)
-            for name, v, b in zip(WEIGHT_NAMES, self.weights, base, strict=True)
-            if v != b
+            for name, v, d in zip(WEIGHT_NAMES, self.weights, differs, strict=True)
+            if d
         }
         if changed:
             out["weights"] = changed
