@@ -20,7 +20,6 @@ as ``play_game``, event for event).
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from collections import Counter
@@ -35,7 +34,8 @@ import numpy as np
 from antipolix import Rules
 from antipolix.agents import Agent, GreedyAgent, PlannerAgent, RandomAgent
 from antipolix.autoplay import play_games, warm
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least
 from antipolix.end import EndReason
 from antipolix.stats import wilson_interval
 
@@ -220,10 +220,10 @@ def save(path: Path | None, key: str, record: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=400, help="games per pairing")
-    parser.add_argument("--draw-games", type=int, default=200, help="4-Greedy games")
-    parser.add_argument("--workers", type=int, default=2)
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int_at_least(1), default=400, help="games per pairing")
+    parser.add_argument("--draw-games", type=int_at_least(1), default=200, help="4-Greedy games")
+    parser.add_argument("--workers", type=int_at_least(1), default=2)
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument(
         "--cache",

@@ -11,7 +11,6 @@ block per run).
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import shutil
@@ -21,7 +20,8 @@ from pathlib import Path
 
 from antipolix import Rules
 from antipolix.balance import fit_costs
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least, seed_arg
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "runs" / "balance-default"
@@ -29,11 +29,11 @@ KEEP = ROOT / "experiments" / "results" / "balance_default"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000, help="games per iteration")
-    parser.add_argument("--iterations", type=int, default=6)
-    parser.add_argument("--workers", type=int, default=None)
-    parser.add_argument("--seed", type=int, default=2026)
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int_at_least(1), default=2000, help="games per iteration")
+    parser.add_argument("--iterations", type=int_at_least(1), default=6)
+    parser.add_argument("--workers", type=int_at_least(0), default=None)
+    parser.add_argument("--seed", type=seed_arg, default=2026)
     args = parser.parse_args()
     start = time.perf_counter()
     began = datetime.now(UTC)

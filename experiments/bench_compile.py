@@ -21,7 +21,6 @@ of other code too (another commit's worktree), the two alternating, ``--runs`` t
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -30,7 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least
 from antipolix.errors import AntipolixError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,17 +122,17 @@ def builds(baseline: Path | None, runs: int) -> None:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = Parser(description=__doc__.split("\n\n")[0])
     p.add_argument("--parts", default=",".join(PARTS), help=f"comma-separated: {PARTS}")
     p.add_argument("--build", action="store_true", help="time dev.py test's build instead")
     p.add_argument("--baseline", type=Path, help="with --build: another checkout, side by side")
-    p.add_argument("--runs", type=int, default=1, help="with --build: how many times each")
+    p.add_argument(
+        "--runs", type=int_at_least(1), default=1, help="with --build: how many times each"
+    )
     args = p.parse_args()
     if args.build:
         if args.baseline is not None and not (args.baseline / "antipolix").is_dir():
             raise AntipolixError(f"--baseline {args.baseline}: no antipolix package there")
-        if args.runs < 1:
-            raise AntipolixError(f"--runs must be at least 1, got {args.runs}")
         builds(args.baseline.resolve() if args.baseline else None, args.runs)
         return
     wanted = [x.strip() for x in args.parts.split(",")]

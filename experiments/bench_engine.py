@@ -7,7 +7,6 @@ Prints figures; asserts nothing (a benchmark, not a test).
 
 from __future__ import annotations
 
-import argparse
 import platform
 import time
 
@@ -15,7 +14,8 @@ import numpy as np
 
 from antipolix import Rules
 from antipolix.agents import GreedyAgent, RandomAgent
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least
 from antipolix.game import Game
 from antipolix.play import play_game
 
@@ -94,8 +94,8 @@ def bench_lookups(rules: Rules, calls: int) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--games", type=int, default=20)
+    ap = Parser(description=__doc__)
+    ap.add_argument("--games", type=int_at_least(1), default=20)
     args = ap.parse_args()
     print(f"python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}")
     bench_games(Rules(shape=(4, 8, 8), players=2, max_turns=1000), args.games)

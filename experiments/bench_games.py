@@ -52,7 +52,8 @@ import numpy as np
 
 from antipolix import Rules
 from antipolix.agents import Agent, GreedyAgent, PlannerAgent, RandomAgent
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least
 from antipolix.errors import AntipolixError
 from antipolix.play import play_game
 
@@ -137,6 +138,9 @@ def through_game(rules: Rules, make: Callable[[], Agent], games: int) -> tuple[f
         played = play_game(rules, [Counted() for _ in range(rules.players)], seed)
         turns += played.result.turns
     return time.perf_counter() - began, turns, player_turns
+
+
+WAYS = ("compiled", "protocol", "Game")  # what --ways names
 
 
 def measure(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -228,20 +232,27 @@ def side_by_side(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int_at_least(1), default=200)
     parser.add_argument("--agents", default="random,greedy,planner")
-    parser.add_argument("--search-games", type=int, default=4)
+    parser.add_argument("--search-games", type=int_at_least(1), default=4)
     parser.add_argument(
         "--ways", default="compiled,protocol,Game", help="which paths to time (default: all)"
     )
     parser.add_argument("--no-game", action="store_true", help="all paths but the Game path")
     parser.add_argument("--checkouts", help="run on each of these checkouts in turn: OLD,NEW")
-    parser.add_argument("--rounds", type=int, default=1, help="runs per checkout (--checkouts)")
+    parser.add_argument(
+        "--rounds", type=int_at_least(1), default=1, help="runs per checkout (--checkouts)"
+    )
     parser.add_argument("--baseline", help="another checkout to measure side by side")
-    parser.add_argument("--runs", type=int, default=2, help="runs of each with --baseline")
+    parser.add_argument(
+        "--runs", type=int_at_least(1), default=2, help="runs of each with --baseline"
+    )
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    unknown = set(args.ways.split(",")) - set(WAYS)
+    if unknown:
+        parser.error(f"--ways: no way {', '.join(sorted(unknown))} (the ways: {', '.join(WAYS)})")
     if args.checkouts:
         from side_by_side import run_side_by_side
 

@@ -31,6 +31,9 @@ from pathlib import Path
 
 from bench_serve import bot_module  # the example bot, loaded as the load benchmark loads it
 
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least, seed_arg
+
 
 class Peer:
     """A client as the match sees it: keeps the last observation frame it was sent."""
@@ -122,11 +125,15 @@ async def run(args: argparse.Namespace, profiler: cProfile.Profile | None) -> di
     }
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=40, help="games measured (default 40)")
-    parser.add_argument("--players", type=int, default=4, help="bots a game (default 4)")
-    parser.add_argument("--seed", type=int, default=1)
+def main() -> None:
+    parser = Parser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--games", type=int_at_least(1), default=40, help="games measured (default 40)"
+    )
+    parser.add_argument(
+        "--players", type=int_at_least(2), default=4, help="bots a game (default 4)"
+    )
+    parser.add_argument("--seed", type=seed_arg, default=1)
     parser.add_argument("--profile", action="store_true", help="list where the time goes")
     args = parser.parse_args()
     profiler = cProfile.Profile() if args.profile else None
@@ -139,8 +146,7 @@ def main() -> int:
     )
     if profiler is not None:
         pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(30)
-    return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run_script(main)

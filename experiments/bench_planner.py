@@ -11,14 +11,14 @@ Prints figures; asserts nothing (a benchmark, not a test).
 
 from __future__ import annotations
 
-import argparse
 import platform
 import time
 from typing import Any
 
 from antipolix import Rules
 from antipolix.agents import PlannerAgent
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least, seed_arg
 from antipolix.play import play_game
 
 _timing = {"calls": 0, "seconds": 0.0}
@@ -36,10 +36,10 @@ def _timed_act(act: Any) -> Any:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=5, help="timed games")
-    parser.add_argument("--warmup", type=int, default=1, help="untimed games first")
-    parser.add_argument("--first-seed", type=int, default=0)
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int_at_least(1), default=5, help="timed games")
+    parser.add_argument("--warmup", type=int_at_least(0), default=1, help="untimed games first")
+    parser.add_argument("--first-seed", type=seed_arg, default=0)
     args = parser.parse_args()
     rules = Rules()
     PlannerAgent.act = _timed_act(PlannerAgent.act)  # type: ignore[method-assign]

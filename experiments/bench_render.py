@@ -12,7 +12,6 @@ asserts nothing.
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import statistics
@@ -22,7 +21,8 @@ from pathlib import Path
 
 from antipolix import Rules, load_replay, play
 from antipolix.agents import GreedyAgent
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least
 from antipolix.replay import Replay
 from viz import View, build_scene
 from viz.render import DEFAULT_SIZE, SceneDrawer, make_plotter
@@ -79,8 +79,8 @@ def bench(name: str, replay: Replay, view: View, frames: int, size: tuple[int, i
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--frames", type=int, default=12, help="frames timed per case")
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int_at_least(1), default=12, help="frames timed per case")
     parser.add_argument("--size", default=",".join(map(str, DEFAULT_SIZE)), help="W,H pixels")
     args = parser.parse_args()
     w, h = (int(v) for v in args.size.split(","))

@@ -53,6 +53,9 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.uri import parse_uri
 
+from antipolix.cli import Parser
+from antipolix.cli.common import float_in, int_at_least, seed_arg
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -351,11 +354,22 @@ async def run(args: argparse.Namespace, url: str, host: str, cpu: Any) -> dict[s
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=50, help="games at once (default 50)")
-    parser.add_argument("--players", type=int, default=4, help="bots a game (default 4)")
-    parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds (20)")
-    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring (5)")
+    parser = Parser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--games", type=int_at_least(1), default=50, help="games at once (default 50)"
+    )
+    parser.add_argument(
+        "--players", type=int_at_least(2), default=4, help="bots a game (default 4)"
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float_in(0, 600, open_low=True),
+        default=20.0,
+        help="measured seconds (20)",
+    )
+    parser.add_argument(
+        "--warmup", type=float_in(0, 600), default=5.0, help="seconds before measuring (5)"
+    )
     parser.add_argument(
         "--orders",
         choices=("bot", "pass"),
@@ -371,12 +385,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--think",
-        type=float,
+        type=float_in(0, 10),
         default=0.0,
         metavar="SECONDS",
         help="each bot answers this long after its observation (default 0: at once)",
     )
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=seed_arg, default=1)
     parser.add_argument("--profile", metavar="FILE", help="profile the server (cProfile) into FILE")
     parser.add_argument(
         "--floor",
@@ -390,16 +404,8 @@ def main() -> None:
         help="the event loop of both processes: the server's (uvloop when installed), or asyncio's",
     )
     args = parser.parse_args()
-    if not (
-        1 <= args.games <= 200
-        and 2 <= args.players <= 10
-        and 0 < args.seconds <= 600
-        and 0 <= args.think <= 10
-    ):
-        sys.exit(
-            "antipolix: error: --games 1 to 200, --players 2 to 10, --seconds up to 600, "
-            "--think 0 to 10"
-        )
+    if args.games > 200 or args.players > 10:
+        parser.error(f"--games 1 to 200, --players 2 to 10, got {args.games} and {args.players}")
     context = multiprocessing.get_context("spawn")
     parent, child = context.Pipe()
     with tempfile.TemporaryDirectory() as data:

@@ -25,7 +25,6 @@ Asserts nothing: a benchmark, not a test.
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import time
@@ -33,7 +32,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least, seed_arg
 from antipolix.games.protocol import GameError, play_one
 from antipolix.games.sight import GAME, SightConfig
 from antipolix.games.sight.batch import play_games
@@ -69,11 +69,13 @@ WAYS: dict[str, tuple[Callable[[SightConfig, str, list[np.random.SeedSequence]],
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=None, help="games a run (by agent)")
-    parser.add_argument("--repeat", type=int, default=3)
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--games", type=int_at_least(1), default=None, help="games a run (by agent)"
+    )
+    parser.add_argument("--repeat", type=int_at_least(1), default=3)
     parser.add_argument("--agents", default="random,greedy,search")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=seed_arg, default=0)
     parser.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
     args = parser.parse_args()
     overrides = dict(text.partition("=")[::2] for text in args.rule)

@@ -24,7 +24,6 @@ AntipoliX's compiled core through ``GAME.play_batch``).
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import statistics
@@ -35,7 +34,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 from antipolix import Rules, simulate
 from antipolix.agents import GreedyAgent
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least, seed_arg
 from antipolix.runner import Results
 from antipolix.runner.games import play_chunk
 from antipolix.runner.rows import DETERMINISTIC_COLUMNS
@@ -70,10 +70,10 @@ def load() -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--chunk-size", type=int, default=None)
+    parser = Parser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int_at_least(1), default=2000)
+    parser.add_argument("--seed", type=seed_arg, default=1)
+    parser.add_argument("--chunk-size", type=int_at_least(1), default=None)
     parser.add_argument(
         "--modes",
         default="serial,ray1,ray2",
@@ -81,7 +81,9 @@ def main() -> None:
         "chunks of 8: the machine's own ceiling)",
     )
     parser.add_argument("--checkouts", help="run on each of these checkouts in turn: OLD,NEW")
-    parser.add_argument("--rounds", type=int, default=1, help="runs per checkout (--checkouts)")
+    parser.add_argument(
+        "--rounds", type=int_at_least(1), default=1, help="runs per checkout (--checkouts)"
+    )
     args = parser.parse_args()
     if args.checkouts:
         from side_by_side import run_side_by_side

@@ -40,7 +40,8 @@ from antipolix import Rules
 from antipolix.agents import PlannerAgent, agent_named
 from antipolix.agents.memory import Memory, copied
 from antipolix.agents.planner import planner_act
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least
 from antipolix.errors import AntipolixError
 from antipolix.jit import packed
 from antipolix.observation import seen_of
@@ -125,12 +126,16 @@ def run_with(code: Path, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=6, help="games of each kind (default 6)")
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--games", type=int_at_least(1), default=6, help="games of each kind (default 6)"
+    )
     parser.add_argument("--agents", default="planner,tuned")
-    parser.add_argument("--reps", type=int, default=10, help="decisions per position")
+    parser.add_argument("--reps", type=int_at_least(1), default=10, help="decisions per position")
     parser.add_argument("--baseline", help="another checkout to measure side by side")
-    parser.add_argument("--runs", type=int, default=2, help="runs of each with --baseline")
+    parser.add_argument(
+        "--runs", type=int_at_least(1), default=2, help="runs of each with --baseline"
+    )
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     names = args.agents.split(",")

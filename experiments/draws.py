@@ -10,7 +10,6 @@ at most 5 % turn-limit draws. Asserts nothing: a study, not a test.
 
 from __future__ import annotations
 
-import argparse
 import collections
 import time
 
@@ -19,14 +18,15 @@ import numpy as np
 from antipolix import Rules
 from antipolix.agents import agent_named
 from antipolix.autoplay import play_games
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--agent", default="tuned")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--players", type=int_at_least(2), default=4)
+    parser.add_argument("--games", type=int_at_least(1), default=200)
     args = parser.parse_args()
     rules = Rules(players=args.players, think_times="drawn")
     games = [

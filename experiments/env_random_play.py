@@ -17,7 +17,6 @@ nothing: an example and a benchmark, not a test.
 
 from __future__ import annotations
 
-import argparse
 import platform
 import time
 from collections.abc import Callable
@@ -25,7 +24,8 @@ from collections.abc import Callable
 import numpy as np
 
 from antipolix.agents import GreedyAgent
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least, seed_arg
 from antipolix.env import AntipolixEnv, parallel_env
 
 Policy = Callable[[AntipolixEnv, str, dict[str, object]], int]
@@ -69,12 +69,12 @@ def play(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--players", type=int, default=2)
+    parser = Parser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int_at_least(1), default=20)
+    parser.add_argument("--players", type=int_at_least(2), default=2)
     parser.add_argument("--shape", default="4,8,8", help="P,N,N (default 4,8,8)")
-    parser.add_argument("--max-turns", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--max-turns", type=int_at_least(1), default=300)
+    parser.add_argument("--seed", type=seed_arg, default=1)
     args = parser.parse_args()
     shape = tuple(int(v) for v in args.shape.split(","))
     options = {"players": args.players, "shape": shape, "max_turns": args.max_turns}

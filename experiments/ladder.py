@@ -22,14 +22,14 @@ and the summary says so.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
 
 from antipolix import Rules
 from antipolix.agents import AGENTS
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least, seed_arg
 from antipolix.cli.tournament import lineup_count
 from antipolix.codec import apply_overrides, rules_overrides
 from antipolix.ladder import tournament
@@ -43,10 +43,14 @@ SEED = 2026
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agents", default=AGENT_LIST, help=f"default {AGENT_LIST}")
-    parser.add_argument("--games", type=int, default=200, help="games per pair (2 players)")
-    parser.add_argument("--games4", type=int, default=96, help="games per four (4 players)")
+    parser.add_argument(
+        "--games", type=int_at_least(1), default=200, help="games per pair (2 players)"
+    )
+    parser.add_argument(
+        "--games4", type=int_at_least(1), default=96, help="games per four (4 players)"
+    )
     parser.add_argument(
         "--lineup-games",
         type=lineup_count,
@@ -64,8 +68,10 @@ def main() -> None:
         help="N games for these four instead of --games4 (4 players; repeat for others)",
     )
     parser.add_argument("--players", default="2,4", help="table sizes to play: 2, 4 or 2,4")
-    parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--workers", type=int, default=None, help="default: every CPU (Ray)")
+    parser.add_argument("--seed", type=seed_arg, default=SEED)
+    parser.add_argument(
+        "--workers", type=int_at_least(0), default=None, help="default: every CPU (Ray)"
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "ladder")
     parser.add_argument("--results", type=Path, default=ROOT / "experiments/results/ladder")
     parser.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")

@@ -16,7 +16,6 @@ won, ``.``: draw) and, with ``--out``, writes it as Markdown.
 
 from __future__ import annotations
 
-import argparse
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -26,7 +25,8 @@ import numpy as np
 from antipolix import Rules
 from antipolix.agents import agent_named
 from antipolix.autoplay import play_games
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least, seed_arg
 from antipolix.errors import AntipolixError
 from antipolix.stats import wilson_interval
 
@@ -50,20 +50,16 @@ def play_games_of(job: tuple[str, str, int, list[int]]) -> list[tuple[int, str, 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("a", help="agent A (e.g. search, search:rollouts=8)")
     parser.add_argument("b", help="agent B")
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=10_000, help="game i uses seed + i")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--games", type=int_at_least(1), default=200)
+    parser.add_argument("--seed", type=seed_arg, default=10_000, help="game i uses seed + i")
+    parser.add_argument("--workers", type=int_at_least(1), default=2)
     parser.add_argument("--out", type=Path, help="also write the result here (Markdown)")
     args = parser.parse_args()
     for name in (args.a, args.b):
         agent_named(name)  # refuses an unknown name or parameter before any game
-    if args.games < 1 or args.workers < 1:
-        raise AntipolixError(
-            f"--games and --workers must be at least 1, got {args.games} and {args.workers}"
-        )
     if not 0 <= args.seed <= 2**63 - 1 - args.games:
         raise AntipolixError(f"--seed must be from 0 to 2**63 - 1 - games, got {args.seed}")
     workers = min(args.workers, args.games)

@@ -17,7 +17,6 @@ should take, from the seconds a game of each part costs (measured here on a few 
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import shutil
@@ -27,8 +26,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from antipolix import Rules
-from antipolix.cli import run_script
-from antipolix.meta.armies import MetaError
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least, seed_arg
 from antipolix.meta.health import Bounds
 from antipolix.meta.propose import ProposalSettings
 from antipolix.meta.run import propose
@@ -147,16 +146,14 @@ def plan(rules: Rules, s: ProposalSettings, workers: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--workers", type=int, default=None)
-    parser.add_argument("--seed", type=int, default=SEED)
+    parser = Parser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workers", type=int_at_least(0), default=None)
+    parser.add_argument("--seed", type=seed_arg, default=SEED)
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "meta-default")
     parser.add_argument("--results", type=Path, default=None)
     parser.add_argument("--plan", action="store_true", help="print the plan, play nothing")
     parser.add_argument("--small", action="store_true", help="a few games of every part")
     args = parser.parse_args()
-    if args.workers is not None and args.workers < 0:
-        raise MetaError(f"--workers must be 0 or more, got {args.workers}")
     settings = SMALL if args.small else SETTINGS
     rules = Rules()
     settings.checked(rules)

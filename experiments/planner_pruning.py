@@ -24,7 +24,6 @@ as Markdown to ``--out``. Asserts nothing: a study, not a test.
 
 from __future__ import annotations
 
-import argparse
 import platform
 from collections.abc import Callable
 from pathlib import Path
@@ -38,7 +37,8 @@ from profile_planner import record
 from antipolix.agents import agent_named
 from antipolix.agents.planner.decision import best_attack, candidates, move_scores
 from antipolix.agents.planner.reading import opening, read_turn
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least
 from antipolix.errors import AntipolixError
 from antipolix.jit import packed
 
@@ -197,9 +197,13 @@ def table(rows: list[Row]) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4, help="games of each agent (default 4)")
-    parser.add_argument("--players", type=int, default=4, help="players a game (default 4)")
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--games", type=int_at_least(1), default=4, help="games of each agent (default 4)"
+    )
+    parser.add_argument(
+        "--players", type=int_at_least(2), default=4, help="players a game (default 4)"
+    )
     parser.add_argument("--agents", default="tuned", help="planners by name (default tuned)")
     parser.add_argument("--out", type=Path, default=OUT, help="the Markdown table written")
     args = parser.parse_args()

@@ -26,7 +26,6 @@ else running.
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
@@ -34,7 +33,8 @@ import numpy as np
 from antipolix import Rules
 from antipolix.agents.tuned import TunedAgent
 from antipolix.autoplay import play_games, warm
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least
 from antipolix.errors import AntipolixError
 
 TERMS: dict[str, dict[str, float]] = {
@@ -85,11 +85,13 @@ def speed(rules: Rules, agent: TunedAgent, games: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=2, choices=(2, 4))
-    parser.add_argument("--games", type=int, default=2000, help="paired games a term (even)")
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int_at_least(2), default=2, choices=(2, 4))
+    parser.add_argument(
+        "--games", type=int_at_least(2), default=2000, help="paired games a term (even)"
+    )
     parser.add_argument("--terms", default="threats,hunt,guard,tactics,all")
-    parser.add_argument("--speed-games", type=int, default=40)
+    parser.add_argument("--speed-games", type=int_at_least(1), default=40)
     args = parser.parse_args()
     terms = [t.strip() for t in args.terms.split(",") if t.strip()]
     unknown = [t for t in terms if t not in TERMS]
@@ -98,10 +100,8 @@ def main() -> None:
             f"unknown term {', '.join(map(repr, unknown)) or '(none given)'}: "
             f"the terms are {', '.join(TERMS)}"
         )
-    if args.games < 2 or args.games % 2:
-        raise AntipolixError(f"--games must be even and at least 2, got {args.games}")
-    if args.speed_games < 1:
-        raise AntipolixError(f"--speed-games must be at least 1, got {args.speed_games}")
+    if args.games % 2:
+        raise AntipolixError(f"--games must be even, got {args.games}")
     rules = Rules(players=args.players)
     warm(rules, [TunedAgent()] * args.players)  # (compiled before anything is timed)
     print(

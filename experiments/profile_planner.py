@@ -29,7 +29,6 @@ runtime's reference counting and allocation included::
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import gc
 import os
@@ -53,7 +52,8 @@ from antipolix.agents.planner.reading import opening, read_turn
 from antipolix.agents.planner.tactics import tactics
 from antipolix.agents.planner.threats import threats
 from antipolix.agents.planner.weights import I_CRUSH, I_FORTRESS, I_NETWORK
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least
 from antipolix.errors import AntipolixError
 from antipolix.jit import packed, unpacked
 from antipolix.play import play_game
@@ -212,11 +212,15 @@ def perf_map() -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=6, help="games of each kind (default 6)")
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--games", type=int_at_least(1), default=6, help="games of each kind (default 6)"
+    )
     parser.add_argument("--agents", default="planner,tuned")
-    parser.add_argument("--reps", type=int, default=10, help="decisions per position")
-    parser.add_argument("--players", type=int, default=2, help="players a game (default 2)")
+    parser.add_argument("--reps", type=int_at_least(1), default=10, help="decisions per position")
+    parser.add_argument(
+        "--players", type=int_at_least(2), default=2, help="players a game (default 2)"
+    )
     parser.add_argument(
         "--perf-map", action="store_true", help="write a perf map, time whole decisions only"
     )

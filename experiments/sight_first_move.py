@@ -27,7 +27,6 @@ others. The committed run took a few CPU-minutes.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import os
 import time
@@ -37,7 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import float_in, int_at_least, seed_arg
 from antipolix.games.protocol import GameError, Outcome
 from antipolix.games.sight import GAME, SightConfig
 from antipolix.games.sight.solve import solve
@@ -359,11 +359,13 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("experiments/results/sight"))
-    parser.add_argument("--seed", type=int, default=36)
-    parser.add_argument("--scale", type=float, default=1.0, help="times the game counts")
-    parser.add_argument("--solver-budget", type=int, default=20_000_000)
+    parser.add_argument("--seed", type=seed_arg, default=36)
+    parser.add_argument(
+        "--scale", type=float_in(0, open_low=True), default=1.0, help="times the game counts"
+    )
+    parser.add_argument("--solver-budget", type=int_at_least(1), default=20_000_000)
     parser.add_argument(
         "--agents", default=",".join(AGENTS), help="play only pairings of these agents"
     )
@@ -373,8 +375,6 @@ def main() -> None:
         help="write report.md from the first_move.csv already under --out (no games)",
     )
     args = parser.parse_args()
-    if not args.scale > 0:
-        raise GameError(f"--scale must be > 0, got {args.scale}")
     chosen = tuple(args.agents.split(","))
     unknown = [a for a in chosen if a not in AGENTS]
     if unknown:

@@ -20,7 +20,6 @@ machine.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import math
 import os
@@ -30,7 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least, seed_arg
 from antipolix.games.protocol import GameError, play_one
 from antipolix.games.sight import GAME, SightState
 from antipolix.games.sight.solve import Solution, solve
@@ -98,12 +98,16 @@ def growth_text(medians: dict[int, float]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("experiments/results/sight"))
-    parser.add_argument("--seed", type=int, default=36)
-    parser.add_argument("--budget", type=int, default=100_000_000, help="nodes a position")
-    parser.add_argument("--opening-budget", type=int, default=0, help="0: no attempt")
-    parser.add_argument("--table-bits", type=int, default=23, help="2**bits entries, 24 B each")
+    parser.add_argument("--seed", type=seed_arg, default=36)
+    parser.add_argument(
+        "--budget", type=int_at_least(1), default=100_000_000, help="nodes a position"
+    )
+    parser.add_argument("--opening-budget", type=int_at_least(0), default=0, help="0: no attempt")
+    parser.add_argument(
+        "--table-bits", type=int_at_least(10), default=23, help="2**bits entries, 24 B each"
+    )
     args = parser.parse_args()
     if not 10 <= args.table_bits <= 28:
         raise GameError(f"--table-bits must be from 10 to 28, got {args.table_bits}")

@@ -27,7 +27,6 @@ from another start, so a new study needs a new ``--out``.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import platform
@@ -38,7 +37,8 @@ from pathlib import Path
 
 from antipolix.agents.planner import WEIGHT_NAMES
 from antipolix.agents.tuned import tuned_weights
-from antipolix.cli import run_script
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import float_in, int_at_least, seed_arg
 from antipolix.files import write_atomically
 from antipolix.tuning import Pool, check_weights, tune, weights_document, write_outputs
 from antipolix.tuning.evaluate import default_rules
@@ -53,20 +53,29 @@ TARGET = 0.65  # win rate of decided games against the hand-set planner
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--generations", type=int, default=40)
-    parser.add_argument("--games", type=int, default=48, help="per candidate and generation")
-    parser.add_argument("--population", type=int, default=None, help="default: CMA-ES's (12)")
-    parser.add_argument("--workers", type=int, default=None)
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument("--generations", type=int_at_least(1), default=40)
+    parser.add_argument(
+        "--games", type=int_at_least(1), default=48, help="per candidate and generation"
+    )
+    parser.add_argument(
+        "--population", type=int_at_least(2), default=None, help="default: CMA-ES's (12)"
+    )
+    parser.add_argument("--workers", type=int_at_least(0), default=None)
     parser.add_argument("--address", default=None)
-    parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--check-games", type=int, default=400)
-    parser.add_argument("--players", type=int, default=2, choices=range(2, 11), metavar="P")
+    parser.add_argument("--seed", type=seed_arg, default=SEED)
+    parser.add_argument("--check-games", type=int_at_least(1), default=400)
+    parser.add_argument(
+        "--players", type=int_at_least(2), default=2, choices=range(2, 11), metavar="P"
+    )
     parser.add_argument(
         "--weights", default=None, help="the weights to tune, A,B,... (default: all)"
     )
     parser.add_argument(
-        "--draw", type=float, default=0.5, help="what a draw scores (default 0.5; a win 1)"
+        "--draw",
+        type=float_in(0, 0.5),
+        default=0.5,
+        help="what a draw scores (default 0.5; a win 1)",
     )
     parser.add_argument(
         "--mirror", action="store_true", help="every third group: the entry alone at its table"

@@ -19,7 +19,6 @@ the time the study would take at the counts given, from the seconds per game mea
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import shutil
@@ -32,8 +31,8 @@ import numpy as np
 from antipolix import Rules
 from antipolix.agents import agent_label, agent_named
 from antipolix.balance import SkillAxis, skill_axis, values_by_skill
-from antipolix.cli import run_script
-from antipolix.cli.common import rules_from_args
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least, rules_from_args, seed_arg
 from antipolix.errors import AntipolixError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -98,19 +97,23 @@ def rated_axis(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=30_000, help="games of greedy, planner, tuned")
-    parser.add_argument("--search-games", type=int, default=1000)
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--games", type=int_at_least(1), default=30_000, help="games of greedy, planner, tuned"
+    )
+    parser.add_argument("--search-games", type=int_at_least(1), default=1000)
     parser.add_argument(
         "--search",
         default="search:rollouts=1:depth=2",
         help="the search agent and its budget (default: one rollout of two turns per style, "
         "about 2 s a four-search game on one core: 1,000 games fit in a study)",
     )
-    parser.add_argument("--rate-games", type=int, default=48, help="rating search's budget")
-    parser.add_argument("--restricted-games", type=int, default=192, help="per lineup")
-    parser.add_argument("--workers", type=int, default=None)
-    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument(
+        "--rate-games", type=int_at_least(1), default=48, help="rating search's budget"
+    )
+    parser.add_argument("--restricted-games", type=int_at_least(0), default=192, help="per lineup")
+    parser.add_argument("--workers", type=int_at_least(0), default=None)
+    parser.add_argument("--seed", type=seed_arg, default=SEED)
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "values-by-skill")
     parser.add_argument(
         "--results", type=Path, default=ROOT / "experiments" / "results" / "values_by_skill"

@@ -28,7 +28,6 @@ already hold many of its kind), so the values are printed beside the widths.
 
 from __future__ import annotations
 
-import argparse
 import math
 import time
 from pathlib import Path
@@ -42,8 +41,8 @@ from antipolix.autoplay import play_games
 from antipolix.balance.design import CLASSIC, SPEND, Design
 from antipolix.balance.fit import games_frame
 from antipolix.balance.values import ValueEstimate, estimate_games, item_kinds
-from antipolix.cli import run_script
-from antipolix.cli.common import rules_from_args
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import int_at_least, rules_from_args, seed_arg
 from antipolix.game import generators
 from antipolix.runner import Results, game_seed, simulate
 from antipolix.stats import Z95
@@ -147,12 +146,14 @@ def widths(est: ValueEstimate, pairs: bool = False) -> pd.DataFrame:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agent", default="greedy")
-    parser.add_argument("--games", type=int, default=4000, help="games per menu")
-    parser.add_argument("--twins", type=int, default=1000, help="pairs per paired design")
-    parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--games", type=int_at_least(1), default=4000, help="games per menu")
+    parser.add_argument(
+        "--twins", type=int_at_least(0), default=1000, help="pairs per paired design"
+    )
+    parser.add_argument("--seed", type=seed_arg, default=11)
+    parser.add_argument("--workers", type=int_at_least(0), default=None)
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "values-design")
     parser.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--rules", type=Path, default=None)

@@ -3,12 +3,17 @@ longer runs against the current API would only be found when someone needs its f
 
 from __future__ import annotations
 
+import argparse
+import importlib.util
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from antipolix.cli import Parser
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -78,13 +83,13 @@ def test_benchmark_script_runs(script: str, args: list[str], expected: str) -> N
             ["--terms", "threats,nope"],
             "unknown term 'nope': the terms are threats, hunt",
         ),
-        ("planner_terms.py", ["--games", "3"], "--games must be even and at least 2, got 3"),
+        ("planner_terms.py", ["--games", "3"], "--games must be even, got 3"),
         (
             "bench_compile.py",
             ["--build", "--baseline", "no-such-checkout"],
             "--baseline no-such-checkout: no antipolix package",
         ),
-        ("bench_compile.py", ["--build", "--runs", "0"], "--runs must be at least 1, got 0"),
+        ("bench_compile.py", ["--build", "--runs", "0"], "argument --runs: 0 must be >= 1"),
     ],
 )
 def test_a_script_refuses_bad_input_in_one_line_before_it_starts(
@@ -148,7 +153,7 @@ def test_the_perf_map_names_the_compiled_functions_past_dead_weak_proxies() -> N
 @pytest.mark.parametrize(
     ("script", "args", "message"),
     [
-        ("tune_planner.py", ["--draw", "0.7"], "draw must be a number from 0 to 0.5"),
+        ("tune_planner.py", ["--draw", "0.7"], "--draw: 0.7 must be a number >= 0 and <= 0.5"),
         ("tune_planner.py", ["--games", "5"], "games must be even"),
         (
             "ladder.py",
@@ -156,7 +161,7 @@ def test_the_perf_map_names_the_compiled_functions_past_dead_weak_proxies() -> N
             "a ladder needs at least two agents, got random",
         ),
         ("ladder.py", ["--players", "3"], "--players is 2, 4 or 2,4"),
-        ("meta_default.py", ["--workers", "-1"], "--workers must be 0 or more"),
+        ("meta_default.py", ["--workers", "-1"], "argument --workers: -1 must be >= 0"),
     ],
 )
 def test_a_study_script_refuses_bad_input_in_one_line_writing_nothing(
@@ -195,7 +200,7 @@ def test_a_match_is_the_same_game_for_game_on_one_worker_or_two(tmp_path: Path) 
     [
         (["search:rollouts=two", "tuned"], "rollouts must be"),
         (["tuned", "nobody"], "unknown agent 'nobody'"),
-        (["tuned", "planner", "--games", "0"], "--games and --workers must be at least 1"),
+        (["tuned", "planner", "--games", "0"], "argument --games: 0 must be >= 1"),
     ],
 )
 def test_a_match_refuses_bad_input_in_one_line_writing_nothing(
@@ -205,3 +210,79 @@ def test_a_match_refuses_bad_input_in_one_line_writing_nothing(
     done = _match(*args, "--out", str(out))
     _refused(done, message)
     assert not out.exists()
+
+
+# -- every script's numbers ------------------------------------------------------------------------
+
+# the scripts that read arguments (the example bot stays free of antipolix: not among them)
+PARSED = sorted(
+    p.name
+    for p in (ROOT / "experiments").glob("*.py")
+    if "add_argument(" in p.read_text() and p.name not in ("bot_example.py", "docs_pictures.py")
+)
+
+
+NUMBERS = ("int_at_least", "float_in", "seed_arg")  # antipolix.cli.common's checked numbers
+
+
+class _Parsed(Exception):
+    """Raised in place of parsing: carries the parser a script's ``main`` built."""
+
+
+def _parser_of(script: str, monkeypatch: pytest.MonkeyPatch) -> argparse.ArgumentParser:
+    """The parser ``experiments/<script>``'s ``main`` builds, taken when it parses: nothing
+    of the script runs past that."""
+    monkeypatch.syspath_prepend(str(ROOT / "experiments"))
+    monkeypatch.setattr(sys, "argv", [script])
+    spec = importlib.util.spec_from_file_location(
+        f"_experiment_{script[:-3]}", ROOT / "experiments" / script
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)  # (its dataclasses look it up)
+    spec.loader.exec_module(module)
+
+    def taken(self: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> Any:
+        raise _Parsed(self)
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", taken)
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_known_args", taken)
+    with pytest.raises(_Parsed) as caught:
+        module.main()
+    parser: argparse.ArgumentParser = caught.value.args[0]
+    return parser
+
+
+@pytest.mark.parametrize("script", PARSED)
+def test_every_number_a_script_reads_is_checked_before_it_starts(
+    script: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each script refuses bad arguments as the CLI does (``antipolix: error: ...``, exit 2:
+    its parser is the CLI's), and no count, seed or number of seconds is read unchecked: a
+    negative one is refused by its type, before any game is played or a result written
+    (``--games -1`` once printed negative games a second, and two studies wrote their
+    results files from no games)."""
+    parser = _parser_of(script, monkeypatch)
+    assert isinstance(parser, Parser)
+    numbers = [a for a in parser._actions if a.option_strings and a.type not in (None, str, Path)]
+    for action in numbers:
+        option = action.option_strings[0]
+        assert action.type not in (int, float), f"{script} {option}: an unchecked number"
+        if not action.type.__qualname__.startswith(NUMBERS):  # (names, lists, paths, ...)
+            continue
+        for bad in ("-1", "nan", "x"):
+            with pytest.raises(argparse.ArgumentTypeError):
+                action.type(bad)
+        if action.default is not None and not isinstance(action.default, str):
+            assert action.type(str(action.default)) == action.default  # the default passes
+
+
+def test_a_benchmark_refuses_a_count_or_way_it_cannot_play() -> None:
+    """The whole path, for one script: exit 2 and one line, nothing measured."""
+    for args, message in (
+        (["--games", "-1"], "argument --games: -1 must be >= 1"),
+        (["--ways", "fast"], "--ways: no way fast (the ways: compiled, protocol, Game)"),
+    ):
+        done = _script("bench_games.py", *args)
+        _refused(done, message)
+        assert "games/s" not in done.stdout

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextvars
+import math
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -91,6 +92,28 @@ def int_at_least(minimum: int, what: str = "") -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{what}{value} must be >= {minimum}")
+        return value
+
+    return parse
+
+
+def float_in(
+    low: float, high: float = math.inf, what: str = "", *, open_low: bool = False
+) -> Callable[[str], float]:
+    """An argparse type: a number from ``low`` to ``high`` (above ``low`` with ``open_low``),
+    refused with a message that says why (``nan`` and the infinities included)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        too_low = value <= low if open_low else value < low
+        if not math.isfinite(value) or too_low or value > high:
+            bounds = f"> {low:g}" if open_low else f">= {low:g}"
+            if high < math.inf:
+                bounds += f" and <= {high:g}"
+            raise argparse.ArgumentTypeError(f"{what}{text} must be a number {bounds}")
         return value
 
     return parse
