@@ -35,7 +35,7 @@ from antipolix import Rules
 from antipolix.agents import Agent, GreedyAgent, PlannerAgent, RandomAgent
 from antipolix.autoplay import play_games, warm
 from antipolix.cli import Parser, run_script
-from antipolix.cli.common import int_at_least
+from antipolix.cli.common import file_to_write, int_at_least
 from antipolix.end import EndReason
 from antipolix.stats import wilson_interval
 
@@ -233,6 +233,7 @@ def main() -> None:
         "(resume after an interruption; delete it after changing an agent)",
     )
     args = parser.parse_args()
+    file_to_write(args.out)
     start = time.perf_counter()
     done = load_cache(args.cache)
     # compile (or load) the core once, here, not in each worker
@@ -284,7 +285,6 @@ def main() -> None:
         ]
     )
     print(text)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")
     print(f"written to {args.out}")
     for problem in problems:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import statistics
 import sys
 import tempfile
@@ -91,6 +92,9 @@ def main() -> None:
         run_side_by_side(__file__, args.checkouts, args.rounds, sys.argv[1:])
         return
     modes = args.modes.split(",")
+    wrong = [m for m in modes if not re.fullmatch(r"serial|(ray|pool)[1-9][0-9]*", m)]
+    if wrong:
+        parser.error(f"--modes: no mode {wrong[0]!r} (serial, rayK or poolK, K >= 1)")
     print(
         f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
         f"Python {platform.python_version()}; {args.games} games of 4 Greedy agents on the "

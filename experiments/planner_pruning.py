@@ -38,7 +38,7 @@ from antipolix.agents import agent_named
 from antipolix.agents.planner.decision import best_attack, candidates, move_scores
 from antipolix.agents.planner.reading import opening, read_turn
 from antipolix.cli import Parser, run_script
-from antipolix.cli.common import int_at_least
+from antipolix.cli.common import file_to_write, int_at_least
 from antipolix.errors import AntipolixError
 from antipolix.jit import packed
 
@@ -207,8 +207,9 @@ def main() -> None:
     parser.add_argument("--agents", default="tuned", help="planners by name (default tuned)")
     parser.add_argument("--out", type=Path, default=OUT, help="the Markdown table written")
     args = parser.parse_args()
-    if args.games < 1 or not 2 <= args.players <= 10:
-        raise AntipolixError("planner_pruning: --games must be >= 1 and --players 2 to 10")
+    if args.players > 10:
+        raise AntipolixError("planner_pruning: --players 2 to 10")
+    file_to_write(args.out)
     names = args.agents.split(",")
     positions = scored(names, args.games, args.players)
     played = sum(p.score.max() > p.attack for p in positions)
@@ -225,7 +226,6 @@ def main() -> None:
     lines += [f"- {what}: {share:.1%}" for what, share in origins(positions).items()]
     text = "\n".join(lines)
     print(text)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(
         "# Could the planner score fewer moves?\n\n"
         "`experiments/planner_pruning.py` (see its docstring): how often a rule that drops "

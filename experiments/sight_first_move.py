@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from antipolix.cli import Parser, run_script
-from antipolix.cli.common import float_in, int_at_least, seed_arg
+from antipolix.cli.common import float_in, int_at_least, make_folder, seed_arg
 from antipolix.games.protocol import GameError, Outcome
 from antipolix.games.sight import GAME, SightConfig
 from antipolix.games.sight.solve import solve
@@ -385,7 +385,7 @@ def main() -> None:
         (args.out / "report.md").write_text(report(rows, exact, args), encoding="utf-8")
         print(f"wrote {args.out / 'report.md'} from {args.out / 'first_move.csv'}")
         return
-    args.out.mkdir(parents=True, exist_ok=True)
+    make_folder(args.out)
     rows = []
     began, began_cpu = time.perf_counter(), time.process_time()
     for i, cell in enumerate(cells()):

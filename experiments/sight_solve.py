@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from antipolix.cli import Parser, run_script
-from antipolix.cli.common import int_at_least, seed_arg
+from antipolix.cli.common import int_at_least, make_folder, seed_arg
 from antipolix.games.protocol import GameError, play_one
 from antipolix.games.sight import GAME, SightState
 from antipolix.games.sight.solve import Solution, solve
@@ -111,7 +111,7 @@ def main() -> None:
     args = parser.parse_args()
     if not 10 <= args.table_bits <= 28:
         raise GameError(f"--table-bits must be from 10 to 28, got {args.table_bits}")
-    args.out.mkdir(parents=True, exist_ok=True)
+    make_folder(args.out)
     rows: list[dict[str, Any]] = []
     lines = [
         "# Sight: exact values (RULES-sight.md S10)",

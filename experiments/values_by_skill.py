@@ -32,7 +32,7 @@ from antipolix import Rules
 from antipolix.agents import agent_label, agent_named
 from antipolix.balance import SkillAxis, skill_axis, values_by_skill
 from antipolix.cli import Parser, run_script
-from antipolix.cli.common import int_at_least, rules_from_args, seed_arg
+from antipolix.cli.common import int_at_least, make_folder, rules_from_args, seed_arg
 from antipolix.errors import AntipolixError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -127,7 +127,8 @@ def main() -> None:
     started = datetime.now(UTC)
     began = time.perf_counter()
     search = agent_label(agent_named(args.search))
-    args.out.mkdir(parents=True, exist_ok=True)
+    make_folder(args.out)
+    make_folder(args.results, "--results")
     axis, rating_line = rated_axis(
         rules, search, args.rate_games, args.seed, args.out, args.workers
     )
@@ -146,7 +147,6 @@ def main() -> None:
         progress=lambda line: print(line, flush=True),
     )
     seconds = time.perf_counter() - began
-    args.results.mkdir(parents=True, exist_ok=True)
     for name in ("report.md", "values.csv", "skill.csv", "restricted.csv", "study.json"):
         shutil.copy2(args.out / "study" / name, args.results / name)
     shutil.copytree(args.out / "study" / "plots", args.results / "plots", dirs_exist_ok=True)

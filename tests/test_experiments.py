@@ -90,14 +90,26 @@ def test_benchmark_script_runs(script: str, args: list[str], expected: str) -> N
             "--baseline no-such-checkout: no antipolix package",
         ),
         ("bench_compile.py", ["--build", "--runs", "0"], "argument --runs: 0 must be >= 1"),
+        ("bench_simulate.py", ["--modes", "serial,ray0"], "--modes: no mode 'ray0'"),
+        (
+            "planner_pruning.py",
+            ["--out", "README.md/table.md"],
+            "--out README.md/table.md: cannot make its folder (a file is in the way)",
+        ),
+        ("planner_pruning.py", ["--out", "experiments"], "--out experiments: a folder, not a file"),
+        (
+            "sight_solve.py",
+            ["--out", "README.md/sight"],
+            "--out README.md/sight: cannot make this folder (a file is in the way)",
+        ),
     ],
 )
 def test_a_script_refuses_bad_input_in_one_line_before_it_starts(
     script: str, args: list[str], message: str
 ) -> None:
-    """The planner-terms study and the build benchmark (``bench_compile.py --build``: minutes
-    of compiling on a cold cache) check their input first: nothing is played, built or
-    printed."""
+    """The planner-terms study, the build benchmark (``bench_compile.py --build``: minutes
+    of compiling on a cold cache) and the scripts that write results check their input and
+    where they write first: nothing is played, built or printed."""
     done = _script(script, *args)
     _refused(done, message)
     assert done.stdout == ""

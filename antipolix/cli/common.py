@@ -119,6 +119,36 @@ def float_in(
     return parse
 
 
+def make_folder(path: Path, what: str = "--out") -> Path:
+    """Create folder ``path`` (and its parents) now, before any work whose results go there;
+    one that cannot be made (a file in the way, no permission) is refused in one line."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        why = _why_not(exc)
+        raise AntipolixError(f"{what} {path}: cannot make this folder ({why})") from None
+    return path
+
+
+def _why_not(exc: OSError) -> str:
+    """Why a folder could not be made, in words."""
+    if isinstance(exc, FileExistsError | NotADirectoryError):
+        return "a file is in the way"
+    return exc.strerror or str(exc)
+
+
+def file_to_write(path: Path, what: str = "--out") -> Path:
+    """A file that will be written after minutes of work: its folder made now and the name
+    not a folder's, else refused in one line."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise AntipolixError(f"{what} {path}: cannot make its folder ({_why_not(exc)})") from None
+    if path.is_dir():
+        raise AntipolixError(f"{what} {path}: a folder, not a file")
+    return path
+
+
 def seed_arg(text: str) -> int:
     """An argparse type: a seed from 0 to 2**63 - 1, the same range for every command (R12)."""
     try:
