@@ -10,11 +10,13 @@ figures the README quotes (turns, the decisive turn, the page's size).
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import sys
 import tempfile
 from pathlib import Path
+
+from antipolix.cli import Parser, run_script
+from antipolix.cli.common import make_folder
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -46,15 +48,15 @@ def page_shot(page: Path, png: Path) -> None:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = Parser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", type=Path, default=ROOT / "docs", help="folder (default docs/)")
     args = p.parse_args()
+    make_folder(args.out)
     from antipolix.cli import main as antipolix
     from antipolix.replay import load_replay
     from antipolix.story import story
     from viz import save_png
 
-    args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="apx-docs-") as tmp:
         work = Path(tmp)
         if antipolix(["demo", "--out", str(work), "--batch", "0"]) != 0:
@@ -77,4 +79,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)
