@@ -236,9 +236,7 @@ def main() -> None:
     parser.add_argument("--games", type=int_at_least(1), default=200)
     parser.add_argument("--agents", default="random,greedy,planner")
     parser.add_argument("--search-games", type=int_at_least(1), default=4)
-    parser.add_argument(
-        "--ways", default="compiled,protocol,Game", help="which paths to time (default: all)"
-    )
+    parser.add_argument("--ways", default=",".join(WAYS), help="which paths to time (default: all)")
     parser.add_argument("--no-game", action="store_true", help="all paths but the Game path")
     parser.add_argument("--checkouts", help="run on each of these checkouts in turn: OLD,NEW")
     parser.add_argument(

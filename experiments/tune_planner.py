@@ -38,7 +38,8 @@ from pathlib import Path
 from antipolix.agents.planner import WEIGHT_NAMES
 from antipolix.agents.tuned import tuned_weights
 from antipolix.cli import Parser, run_script
-from antipolix.cli.common import float_in, int_at_least, seed_arg
+from antipolix.cli.common import int_at_least, seed_arg
+from antipolix.cli.tune import draw_arg
 from antipolix.files import write_atomically
 from antipolix.tuning import Pool, check_weights, tune, weights_document, write_outputs
 from antipolix.tuning.evaluate import default_rules
@@ -73,7 +74,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--draw",
-        type=float_in(0, 0.5),
+        type=draw_arg,
         default=0.5,
         help="what a draw scores (default 0.5; a win 1)",
     )

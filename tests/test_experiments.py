@@ -165,7 +165,7 @@ def test_the_perf_map_names_the_compiled_functions_past_dead_weak_proxies() -> N
 @pytest.mark.parametrize(
     ("script", "args", "message"),
     [
-        ("tune_planner.py", ["--draw", "0.7"], "--draw: 0.7 must be a number >= 0 and <= 0.5"),
+        ("tune_planner.py", ["--draw", "0.7"], "--draw: draw must be a number from 0 to 0.5"),
         ("tune_planner.py", ["--games", "5"], "games must be even"),
         (
             "ladder.py",
@@ -234,7 +234,7 @@ PARSED = sorted(
 )
 
 
-NUMBERS = ("int_at_least", "float_in", "seed_arg")  # antipolix.cli.common's checked numbers
+NUMBERS = ("int_at_least", "float_in", "seed_arg", "draw_arg")  # the CLI's checked numbers
 
 
 class _Parsed(Exception):
