@@ -21,8 +21,10 @@ from antipolix.agents.memory import Memory, copied
 from antipolix.agents.planner import (
     I_CHIEF_FAR,
     I_CRUSH,
+    I_FORTRESS,
     I_GUARD,
     I_HUNT,
+    I_NETWORK,
     I_PRESS,
     I_THREAT,
     best_attack,
@@ -170,10 +172,12 @@ def test_cube_sums_of_floats_are_numpys() -> None:
         assert np.array_equal(got, expected), (shape, r)
 
 
-def _tuned_positions(rules: Rules, games: int) -> list[tuple[Any, Memory]]:
+def _tuned_positions(
+    rules: Rules, games: int, army: RandomArmy | None = None
+) -> list[tuple[Any, Memory]]:
     """Every position tuned agents decide on in ``games`` seeded games of ``rules`` (a seat's
-    view packed for kernels, and its memory as it stood), the second game with random armies
-    (invisible pieces, whose hits hint at them, R6)."""
+    view packed for kernels, and its memory as it stood), the games after the first with
+    random armies (invisible pieces, whose hits hint at them, R6), or ``army``."""
     positions: list[tuple[Any, Memory]] = []
 
     class Recording(TunedAgent):
@@ -183,8 +187,8 @@ def _tuned_positions(rules: Rules, games: int) -> list[tuple[Any, Memory]]:
             return super().act(obs)
 
     for seed in range(games):
-        army = RandomArmy() if seed else None
-        play_game(rules, [Recording(army) for _ in range(rules.players)], seed)
+        armies = (army or RandomArmy()) if seed else None
+        play_game(rules, [Recording(armies) for _ in range(rules.players)], seed)
     return positions
 
 
@@ -276,3 +280,28 @@ def test_a_term_whose_weights_are_zero_adds_nothing_so_skipping_it_decides_the_s
         zeroed = np.maximum(zeroed, _terms_added(rules.tables, seen, packed(memory), zero, rng))
     assert np.all(tuned > 0), tuned
     assert np.all(zeroed == 0), zeroed
+
+
+def test_a_negative_tactics_weight_counts_as_the_opposite_of_the_positive_one() -> None:
+    # the tactics' terms (network R5, fortress R8, crush R6) are each linear in its weight:
+    # with the weight at -1 a move's score moves from its score at 0 by exactly the opposite
+    # of what +1 moves it, on every position of two 4-player tuned games with random armies
+    # (teleporters, fortresses, invisible pieces); a negative weight was once skipped as if 0
+    rules = Rules(shape=(4, 10, 10), players=4, budget=60)
+    kinds = ("army+teleporter", "hovercraft+teleporter", "fortress", "army+invisible", "army")
+    positions = _tuned_positions(rules, 2, RandomArmy(menu=kinds))
+    w = np.asarray(TunedAgent().weights_for(4), dtype=np.float64)
+    w[[I_NETWORK, I_FORTRESS, I_CRUSH]] = 0.0
+    rng = np.random.default_rng(1)
+    for i in (I_NETWORK, I_FORTRESS, I_CRUSH):
+        ws = np.array([w, w, w])
+        ws[1, i], ws[2, i] = 1.0, -1.0
+        moved = 0.0
+        for seen, memory in positions:
+            styles = _styles_read_both_ways(rules.tables, seen, packed(memory), ws, rng)
+            if not styles:
+                continue
+            zero, plus, minus = (fresh[0] for fresh, _ in styles)
+            assert np.allclose(minus - zero, zero - plus, rtol=0, atol=1e-9)
+            moved = max(moved, float(np.abs(plus - zero).max(initial=0.0)))
+        assert moved > 0.01, i  # (the term scores some move somewhere)

@@ -257,7 +257,7 @@ def move_scores(
             s_i = o_s[i]
             support = (defence[dest[k]] - s_i * adj_ab[k]) - (d_own[i] - s_i)
             score[k] += w_cohesion * support
-    if w[I_NETWORK] > 0 or w[I_FORTRESS] > 0 or w[I_CRUSH] > 0:
+    if w[I_NETWORK] != 0 or w[I_FORTRESS] != 0 or w[I_CRUSH] != 0:
         tactics(t, tn, s, mover, dest, end, gap, score)
     for k in range(count):  # ties, from the agent's generator (R12)
         score[k] += rng.random() * 1e-6

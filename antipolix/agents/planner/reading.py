@@ -98,7 +98,7 @@ class Turn(NamedTuple):
     defence_all: bool
     turn: int
     w: FloatArray  # the weights (:data:`WEIGHTS`)
-    suspect: FloatArray  # per cell, the chance an unseen enemy stands there (R6; crush > 0)
+    suspect: FloatArray  # per cell, the chance an unseen enemy stands there (R6; crush not 0)
 
 
 # a compiled record in kernels (passed by one pointer: a call does not count references to
@@ -147,7 +147,7 @@ def read_turn(t: Tables, s: Sight, memory: Memory, unit: int, w: FloatArray) -> 
         now, later, boxes, strongest, hidden, dist, ring, d_own, t_own, x_own, loss, o_dist, ci,
         e_def, e_hidden, gain, chief_gain, base_risk, horizon, unit, take_chief, t.defence_all,
         seen.turn, w,
-        unseen_odds(s, memory, e_pos, e_hidden, w[I_CRUSH] > 0),
+        unseen_odds(s, memory, e_pos, e_hidden, w[I_CRUSH] != 0),
     )  # fmt: skip
 
 
@@ -162,8 +162,8 @@ def reweighed(t: Tables, s: Sight, memory: Memory, tn: Turn, w: FloatArray) -> T
     loss, ci, gain, chief_gain, take_chief = values(t, s, memory, w, first, grouped)
     base_risk = _base_risk(tn.t_own, tn.x_own, tn.d_own, loss, w)
     suspect = tn.suspect
-    if (w[I_CRUSH] > 0) != (tn.w[I_CRUSH] > 0):
-        suspect = unseen_odds(s, memory, tn.e_pos, tn.e_hidden, w[I_CRUSH] > 0)
+    if (w[I_CRUSH] != 0) != (tn.w[I_CRUSH] != 0):
+        suspect = unseen_odds(s, memory, tn.e_pos, tn.e_hidden, w[I_CRUSH] != 0)
     return make_turn(
         tn.dims, tn.lo, tn.hi, tn.o_flat, tn.o_pos, tn.o_s, tn.o_f, tn.e_flat, tn.e_pos, tn.e_s,
         tn.e_f, tn.e_owner, tn.defence, tn.power, tn.now, tn.later, tn.boxes, tn.strongest,

@@ -36,11 +36,11 @@ def tactics(
     - **crush** (R6): a move onto a cell where an unseen enemy piece may stand (it would be
       crushed), weighted by that chance and the price of the cheapest invisible piece."""
     w_net, w_fort, w_crush = tn.w[I_NETWORK], tn.w[I_FORTRESS], tn.w[I_CRUSH]
-    if w_net > 0 and len(s.tcells):
+    if w_net != 0 and len(s.tcells):
         _network(t, tn, s, mover, end, gap, score)
-    if w_fort > 0 and tn.ci >= 0:
+    if w_fort != 0 and tn.ci >= 0:
         _fortress(tn, s, mover, end, score)
-    if w_crush > 0 and len(tn.suspect) > 1:  # (one cell: no chance anywhere, R6)
+    if w_crush != 0 and len(tn.suspect) > 1:  # (one cell: no chance anywhere, R6)
         gain = 1 << 30  # the price of the cheapest invisible mobile piece
         for k in range(len(t.move)):
             if t.move[k] > 0:
