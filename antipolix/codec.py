@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -44,6 +45,7 @@ import numpy.typing as npt
 
 from antipolix.errors import ArmyError, RulesError
 from antipolix.events import Event
+from antipolix.files import text_file
 from antipolix.jit import kernel
 from antipolix.messages import Command, Delivered, Message
 from antipolix.observation import UNKNOWN_TRAIT, Observation, Told, observe_k
@@ -52,6 +54,9 @@ from antipolix.pieces import ArmyItem, PieceType, Trait, TraitCosts, TypeSpec, T
 from antipolix.rules import Rules
 from antipolix.state import COUNT, Arrays
 from antipolix.world import IntArray
+
+MAX_RULES_BYTES = 2**20  # a rules file is a page of options: a larger one is refused unread
+MAX_OVERRIDE = 200  # characters of a --rule KEY=VALUE
 
 TYPE_NAMES = tuple(k.name.lower() for k in PieceType)
 TRAIT_NAMES = tuple(t.name.lower() for t in Trait)
@@ -123,13 +128,22 @@ def load_rules_table(path: str | Path) -> dict[str, Any]:
     """The TOML table of a rules file, unchecked; errors name the file."""
     path = Path(path)
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        text = text_file(path, MAX_RULES_BYTES)
     except FileNotFoundError:
         raise RulesError(f"rules file {path} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:
         raise RulesError(f"rules file {path} cannot be read: {exc}") from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"rules file {path} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise RulesError(f"rules file {path} is not valid TOML: nested too deeply") from None
+    except ValueError:  # (an integer of more digits than Python converts)
+        digits = sys.get_int_max_str_digits()
+        raise RulesError(
+            f"rules file {path} is not valid TOML: an integer of more than {digits:,} digits"
+        ) from None
 
 
 def load_rules_file(path: str | Path, base: Rules | None = None) -> Rules:
@@ -189,7 +203,7 @@ def parse_value(text: str) -> Any:
         return None
     try:
         value = json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # (also an integer too long to convert, or nesting)
         return text.strip()
     return value if isinstance(value, (int, float)) else text.strip()
 
@@ -197,6 +211,11 @@ def parse_value(text: str) -> Any:
 def parse_override(text: str) -> tuple[str, Any]:
     """``'hovercraft.cost=1'`` → ``('hovercraft.cost', 1)``; refuses text without ``=``."""
     key, sep, value = text.partition("=")
+    if len(text) > MAX_OVERRIDE:  # (no option's key and value come near: refused unread)
+        raise RulesError(
+            f"a rule override is KEY=VALUE of at most {MAX_OVERRIDE} characters "
+            f"(e.g. players=6), got {len(text):,} beginning {text[:24]!r}"
+        )
     if not sep or not key.strip() or not value.strip():
         raise RulesError(f"a rule override is KEY=VALUE (e.g. players=6), got {text!r}")
     return key.strip(), parse_value(value)

@@ -194,7 +194,8 @@ def _records(path: Path, stream: Any, check: Check, most: int) -> list[Record]:
 def _parse(path: Path, number: int, text: bytes) -> Record:
     try:
         obj = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # (not JSON or not UTF-8; nested too deep; an
+        # integer of more digits than Python converts)
         if number == 1:
             raise ReplayError(f"{path} is not an antipolix replay (line 1 is not JSON)") from None
         raise ReplayError(f"replay {path} is corrupt: line {number} is not JSON") from None

@@ -8,19 +8,25 @@
 - :func:`compare_studies`: a study folder is used again only for the same study, or for the same
   study with more games (it grows, never shrinks); anything else is refused with what differs.
 - :func:`read_json` and :func:`read_json_lines`: a study's description and its log read back,
-  a file that cannot be read refused with ``error(message)``.
+  a file that cannot be read refused with ``error(message)``; :func:`json_file` and
+  :func:`text_file` (read as bounded streams) and :func:`parse_json` beneath them, for every
+  file a user may hand the program: whatever it holds ends in ``ValueError`` or ``OSError``
+  with a message, never in another exception or in memory spent without bound.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, Any, Literal
 
 Writer = Callable[[IO[bytes]], object]
+
+MAX_TEXT_BYTES = 256 * 2**20  # the largest description, log or rules file read (bytes)
 
 
 def check_creatable(path: Path, error: Callable[[str], Exception]) -> None:
@@ -116,12 +122,50 @@ def compare_studies(
     return tuple(_difference(k, old.get(k), new.get(k)) for k in changed)
 
 
+def text_file(path: str | Path, limit: int = MAX_TEXT_BYTES) -> str:
+    """The UTF-8 text of ``path``, read as a bounded stream: ``OSError`` when it cannot be
+    read, ``ValueError`` when it holds more than ``limit`` bytes or is not UTF-8."""
+    with open(path, "rb") as stream:
+        data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"it is larger than {limit:,} bytes")
+    return data.decode("utf-8")  # (UnicodeDecodeError is a ValueError)
+
+
+def parse_json(text: str | bytes) -> Any:
+    """``json.loads(text)``, refusing whatever is not JSON it can hold with a ``ValueError``
+    that says why: the standard library also raises ``RecursionError`` for arrays nested
+    thousands deep and a bare ``ValueError`` for an integer of more digits than Python converts
+    (``sys.get_int_max_str_digits``)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise ValueError("its JSON is nested too deeply") from None
+    except ValueError:  # (UnicodeDecodeError of bytes, or an integer too long to convert)
+        if isinstance(text, bytes):
+            try:
+                text.decode("utf-8")
+            except UnicodeDecodeError:
+                raise ValueError("it is not UTF-8 text") from None
+        raise ValueError(
+            f"it holds an integer of more than {sys.get_int_max_str_digits():,} digits"
+        ) from None
+
+
+def json_file(path: str | Path, limit: int = MAX_TEXT_BYTES) -> Any:
+    """The JSON value in ``path`` (:func:`text_file`, :func:`parse_json`): ``OSError`` when it
+    cannot be read, ``ValueError`` with a message when it is not JSON, not UTF-8 or too large."""
+    return parse_json(text_file(path, limit))
+
+
 def read_json(path: Path, error: Callable[[str], Exception]) -> Any:
     """The JSON value in ``path``; raise ``error(message)`` when the file cannot be read or is
     not JSON."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return json_file(path)
+    except (OSError, ValueError) as exc:
         raise error(f"{path} cannot be read: {exc}") from None
 
 
@@ -132,14 +176,14 @@ def read_json_lines(path: Path, error: Callable[[str], Exception]) -> list[Any]:
     if not path.exists():
         return []
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
+        lines = text_file(path).splitlines()
+    except (OSError, ValueError) as exc:
         raise error(f"{path} cannot be read: {exc}") from None
     out = []
     for text in lines:
         try:
-            out.append(json.loads(text))
-        except json.JSONDecodeError:
+            out.append(parse_json(text))
+        except ValueError:
             out.append(None)
     return out
 

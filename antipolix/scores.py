@@ -22,6 +22,7 @@ from typing import Any
 from antipolix.checks import is_plain_int
 from antipolix.end import GameResult
 from antipolix.errors import PlayersFileError
+from antipolix.files import json_file
 
 FORMAT = "antipolix-players"
 VERSION = 1
@@ -150,8 +151,8 @@ class PlayersFile:
         if not path.exists():
             return cls()
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            data = json_file(path)
+        except (OSError, ValueError) as exc:
             raise PlayersFileError(f"{path}: cannot read a players file: {exc}") from None
         return cls.from_json(data, str(path))
 

@@ -50,7 +50,7 @@ from antipolix.balance.values import (
 from antipolix.checks import is_int, is_plain_number
 from antipolix.codec import rules_to_dict
 from antipolix.errors import AntipolixError
-from antipolix.files import compare_studies, write_atomically
+from antipolix.files import compare_studies, json_file, write_atomically
 from antipolix.limits import check_seed, check_size
 from antipolix.rules import Rules
 from antipolix.runner import Results
@@ -413,8 +413,8 @@ def _open_folder(folder: Path, spec: dict[str, Any], labels: Sequence[str]) -> N
         raise BalanceError(f"cannot use {folder} for a values study: it is not a folder")
     if path.is_file():
         try:
-            old = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            old = json_file(path)
+        except (OSError, ValueError) as exc:
             raise BalanceError(f"{path} is not a study file: {exc}") from None
         if not isinstance(old, dict) or old.get("format") != FORMAT:
             what = (

@@ -21,7 +21,7 @@ import pandas as pd
 from antipolix.balance.values import BalanceError, ValueEstimate
 from antipolix.codec import rules_to_dict
 from antipolix.errors import AntipolixError
-from antipolix.files import compare_studies, write_atomically
+from antipolix.files import compare_studies, json_file, write_atomically
 from antipolix.rules import Rules
 from antipolix.runner.store import STUDY_FILE, read_study
 
@@ -125,8 +125,8 @@ def open_study(folder: Path, spec: dict[str, Any]) -> None:
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        old = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        old = json_file(path)
+    except (OSError, ValueError) as exc:
         raise BalanceError(f"{path} is not a balancing study file: {exc}") from None
     if not isinstance(old, dict) or old.get("format") != STUDY_FORMAT:
         raise BalanceError(f"{path} is not a balancing study file; use another --out folder")

@@ -17,7 +17,13 @@ from typing import Any, Literal
 
 from antipolix import games as registry
 from antipolix.errors import AntipolixError
-from antipolix.files import check_creatable, compare_studies, refuse_other_files, write_atomically
+from antipolix.files import (
+    check_creatable,
+    compare_studies,
+    json_file,
+    refuse_other_files,
+    write_atomically,
+)
 from antipolix.games import host
 from antipolix.ladder.ratings import LadderError
 from antipolix.ladder.schedule import GAMES, Sitting, lineup_games, lineup_key, lineups
@@ -74,10 +80,10 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     """The manifest of a tournament folder; errors say what is wrong."""
     path = folder / MANIFEST
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json_file(path)
     except FileNotFoundError:
         raise LadderError(f"{folder} holds no tournament ({MANIFEST} is missing)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError) as exc:
         raise LadderError(f"{path} cannot be read: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise LadderError(f"{path} is not an antipolix tournament manifest; use another folder")

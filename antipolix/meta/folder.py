@@ -11,7 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from antipolix.errors import AntipolixError
-from antipolix.files import check_creatable, locked_folder, refuse_other_files, write_atomically
+from antipolix.files import (
+    check_creatable,
+    json_file,
+    locked_folder,
+    refuse_other_files,
+    write_atomically,
+)
 from antipolix.meta.armies import MetaError
 
 
@@ -26,8 +32,8 @@ def check_folder(folder: Path, spec: dict[str, Any], name: str, what: str) -> No
     path = folder / name
     if path.exists():
         try:
-            old = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            old = json_file(path)
+        except (OSError, ValueError) as exc:
             raise MetaError(f"{path} cannot be read: {exc}") from None
         if not isinstance(old, dict) or old.get("format") != spec["format"]:
             raise MetaError(f"{path} is not a {what}'s description")

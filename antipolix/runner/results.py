@@ -8,10 +8,10 @@ workers or machines. The folder opens as a Parquet dataset (see :mod:`antipolix.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -29,6 +29,24 @@ from antipolix.stats import wilson_interval
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped, unused-ignore]
     import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
+
+T = TypeVar("T")
+
+
+def _chunk(path: Path, read: Callable[[Path], T]) -> T:
+    """``read(path)`` of a chunk file; a file pyarrow cannot read as a chunk of this study
+    (damaged, cut short, another table) is refused with what to do: its games, deleted, are
+    played again, the same games (R12)."""
+    import pyarrow as pa
+
+    try:
+        return read(path)
+    except (OSError, pa.ArrowException) as exc:
+        why = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise SimulationError(
+            f"{path} is damaged ({why}); delete it and run the study again: its games are "
+            "played again, the same games"
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -141,7 +159,7 @@ class Results:
             return int(self._table.num_rows)
         import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
 
-        return sum(pq.ParquetFile(p).metadata.num_rows for p in self.files())
+        return sum(_chunk(p, lambda p: pq.ParquetFile(p).metadata.num_rows) for p in self.files())
 
     @property
     def complete(self) -> bool:
@@ -167,7 +185,9 @@ class Results:
         if not files:
             empty = self._schema.empty_table()
             return empty if cols is None else empty.select(cols)
-        parts = [pq.read_table(p, columns=cols, schema=self._schema) for p in files]
+        parts = [
+            _chunk(p, lambda p: pq.read_table(p, columns=cols, schema=self._schema)) for p in files
+        ]
         return pa.concat_tables(parts)
 
     @property
@@ -195,7 +215,9 @@ class Results:
             yield self._table.select(list(columns))
             return
         for path in self.files():
-            yield pq.read_table(path, columns=list(columns), schema=self._schema)
+            yield _chunk(
+                path, lambda p: pq.read_table(p, columns=list(columns), schema=self._schema)
+            )
 
     def win_rates(self, by: Literal["agent", "seat"] = "agent") -> pd.DataFrame:
         """Wins per agent (label) or per seat, per variant, with Wilson 95 % intervals.

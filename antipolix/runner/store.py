@@ -31,6 +31,7 @@ from antipolix.files import (
     Writer,
     check_creatable,
     compare_studies,
+    json_file,
     locked_folder,
     write_atomically,
 )
@@ -82,10 +83,10 @@ def read_study(path: Path) -> dict[str, Any]:
     """The study description stored in a study folder; errors say what is wrong."""
     file = path / STUDY_FILE
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
+        data = json_file(file)
     except FileNotFoundError:
         raise SimulationError(f"{path} holds no study ({STUDY_FILE} is missing)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError) as exc:
         raise SimulationError(f"{file} cannot be read: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != STUDY_FORMAT:
         raise SimulationError(f"{file} is not an antipolix study description")
