@@ -11,6 +11,14 @@ class AntipolixError(ValueError):
     """Base class of every error the engine raises for bad input."""
 
 
+def shown(text: str, most: int = 60) -> str:
+    """``repr(text)`` for an error message, cut to its first ``most`` characters and its length
+    when longer: a refusal quotes what it refuses without echoing a page of it."""
+    if len(text) <= most:
+        return repr(text)
+    return f"{text[:most]!r}... ({len(text):,} characters)"
+
+
 class RulesError(AntipolixError):
     """An invalid rules configuration (R1–R12 options)."""
 

@@ -219,11 +219,24 @@ def test_the_planners_weights_go_by_name_and_their_labels_read_back_exactly() ->
         ("search:width=0", "width must be an integer >= 1"),
         ("search:width=5", "width must be at most 4"),
         ("planner:min_think=inf", "must be finite"),
+        # (the kernel takes them as float64: 10**20 read as a negative count searched nothing)
+        ("search:rollouts=" + "9" * 20, "rollouts must be at most 1,000,000, got 99,999,999"),
+        ("search:depth=100001", "depth must be at most 100,000, got 100,001"),
+        # a refusal quotes the first 60 characters of what it refuses, and its length
+        ("x" * 10_000, r"unknown agent 'x{60}'\.\.\. \(10,000 characters\) \(built-in agents"),
+        ("tuned:press=" + "9" * 400, r"got '9{60}'\.\.\. \(400 characters\)$"),
     ],
 )
 def test_bad_agent_names_are_refused(name: str, message: str) -> None:
-    with pytest.raises(AgentError, match=message):
+    with pytest.raises(AgentError, match=message) as refused:
         agent_named(name)
+    assert len(str(refused.value)) < 400
+
+
+def test_a_search_of_the_most_rollouts_and_depth_it_takes_is_made() -> None:
+    agent = agent_named("search:rollouts=1000000:depth=100000")
+    assert isinstance(agent, SearchAgent)
+    assert (agent.rollouts, agent.depth) == (1_000_000, 100_000)
 
 
 # -- armies ---------------------------------------------------------------------------------------

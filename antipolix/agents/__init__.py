@@ -16,7 +16,7 @@ from antipolix.agents.planner.weights import WEIGHT_NAMES
 from antipolix.agents.scripted import GreedyAgent, RandomAgent
 from antipolix.agents.search import SearchAgent
 from antipolix.agents.tuned import TunedAgent, weights_fingerprint
-from antipolix.errors import AgentError, AntipolixError
+from antipolix.errors import AgentError, AntipolixError, shown
 from antipolix.version import __version__
 
 AGENTS: dict[str, type[Agent]] = {
@@ -35,7 +35,8 @@ def agent_named(name: str) -> Agent:
     key, *given = (part.strip() for part in name.strip().split(":"))
     key = key.lower()
     if key not in AGENTS:
-        raise AgentError(f"unknown agent {key!r} (built-in agents: {', '.join(sorted(AGENTS))})")
+        known_names = ", ".join(sorted(AGENTS))
+        raise AgentError(f"unknown agent {shown(key)} (built-in agents: {known_names})")
     cls = AGENTS[key]
     known = {k: v for k, v in cls().params().items() if isinstance(v, int | float)}
     weights = WEIGHT_NAMES if issubclass(cls, PlannerAgent) else ()
@@ -45,7 +46,9 @@ def agent_named(name: str) -> Agent:
         pname, eq, text = part.partition("=")
         pname = pname.strip()
         if not eq or not pname:
-            raise AgentError(f"agent {name!r}: expected name=value after ':', got {part!r}")
+            raise AgentError(
+                f"agent {shown(name)}: expected name=value after ':', got {shown(part)}"
+            )
         if pname in known:
             params[pname] = _number(name, pname, text.strip(), known[pname])
         elif pname in weights:
@@ -54,14 +57,14 @@ def agent_named(name: str) -> Agent:
             choices = ", ".join(sorted(known)) or "none"
             also = f"; its weights: {', '.join(weights)}" if weights else ""
             raise AgentError(
-                f"agent {key!r} has no parameter {pname!r} (its parameters: {choices}{also})"
+                f"agent {key!r} has no parameter {shown(pname)} (its parameters: {choices}{also})"
             )
     if given_weights:
         params["weights"] = given_weights
     try:
         return cls(**params)
     except (TypeError, ValueError) as exc:
-        raise AgentError(f"agent {name!r}: {exc}") from None
+        raise AgentError(f"agent {shown(name)}: {exc}") from None
 
 
 def _number(name: str, pname: str, text: str, default: Any) -> float | int:
@@ -71,9 +74,11 @@ def _number(name: str, pname: str, text: str, default: Any) -> float | int:
         value = int(text) if whole else float(text)
     except ValueError:
         kind = "an integer" if isinstance(default, int) else "a number"
-        raise AgentError(f"agent {name!r}: {pname} must be {kind}, got {text!r}") from None
+        raise AgentError(
+            f"agent {shown(name)}: {pname} must be {kind}, got {shown(text)}"
+        ) from None
     if value != value or value in (float("inf"), float("-inf")):
-        raise AgentError(f"agent {name!r}: {pname} must be finite, got {text!r}")
+        raise AgentError(f"agent {shown(name)}: {pname} must be finite, got {shown(text)}")
     return value
 
 

@@ -98,6 +98,11 @@ from antipolix.world import IntArray
 
 ROLLOUT_THINK = (0.2, 1.5)  # think times (R7) in rollouts: the planner's
 ENDLESS = 1e12  # rollout timers (R7): the rollouts are too short for a clock to matter
+# the most rollouts and turns of depth an agent is given: a million rollouts make a decision of
+# about an hour at depth 8 on one core (a decision of 16 takes about 1/18 s); the turns of
+# depth, more than any game lasts (R10's turn limits)
+MAX_ROLLOUTS = 1_000_000
+MAX_DEPTH = 100_000
 
 
 # The styles (rows): factors on the tuned weights (columns, WEIGHTS order).
@@ -808,13 +813,15 @@ class SearchAgent(TunedAgent):
         width: int = 4,
     ) -> None:
         super().__init__(army, min_think, max_think, weights)
-        for name, value, low in (
-            ("rollouts", rollouts, 0),
-            ("depth", depth, 0),
-            ("width", width, 1),
+        for name, value, low, high in (
+            ("rollouts", rollouts, 0, MAX_ROLLOUTS),
+            ("depth", depth, 0, MAX_DEPTH),
+            ("width", width, 1, len(SCRIPTS)),
         ):
             if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
                 raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+            if name != "width" and value > high:  # (the kernel reads them as float64 numbers)
+                raise ValueError(f"{name} must be at most {high:,}, got {value:,}")
         if width > len(SCRIPTS):
             raise ValueError(
                 f"width must be at most {len(SCRIPTS)} (the styles: {', '.join(SCRIPT_NAMES)}), "

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from antipolix.codec import parse_override, value_text
+from antipolix.errors import shown
 from antipolix.games.protocol import (
     COMMON_COLUMNS,
     Column,
@@ -50,7 +51,7 @@ def make_agent(game: GameDef, text: str) -> Any:
     key = key.lower()
     if key not in game.agents:
         raise GameError(
-            f"unknown agent {key!r} for {game.info.name} (its agents: "
+            f"unknown agent {shown(key)} for {game.info.name} (its agents: "
             f"{', '.join(sorted(game.agents))})"
         )
     cls = game.agents[key]
@@ -60,22 +61,28 @@ def make_agent(game: GameDef, text: str) -> Any:
         name, eq, value = part.partition("=")
         name = name.strip()
         if not eq or not name:
-            raise GameError(f"agent {text!r}: expected name=value after ':', got {part!r}")
+            raise GameError(
+                f"agent {shown(text)}: expected name=value after ':', got {shown(part)}"
+            )
         if name not in known:
             choices = ", ".join(sorted(known)) or "none"
-            raise GameError(f"agent {key!r} has no parameter {name!r} (its parameters: {choices})")
+            raise GameError(
+                f"agent {key!r} has no parameter {shown(name)} (its parameters: {choices})"
+            )
         params[name] = _typed(text, name, value.strip(), known[name])
     try:
         return cls(**params)
     except (TypeError, ValueError) as exc:
-        raise GameError(f"agent {text!r}: {exc}") from None
+        raise GameError(f"agent {shown(text)}: {exc}") from None
 
 
 def _typed(text: str, name: str, value: str, default: Any) -> Any:
     """``value`` as the type of the parameter's default (bool, int, float or text)."""
     if isinstance(default, bool):
         if value.lower() not in ("true", "false"):
-            raise GameError(f"agent {text!r}: {name} must be true or false, got {value!r}")
+            raise GameError(
+                f"agent {shown(text)}: {name} must be true or false, got {shown(value)}"
+            )
         return value.lower() == "true"
     try:
         if isinstance(default, int):
@@ -87,7 +94,7 @@ def _typed(text: str, name: str, value: str, default: Any) -> Any:
             return number
     except ValueError:
         kind = "an integer" if isinstance(default, int) else "a finite number"
-        raise GameError(f"agent {text!r}: {name} must be {kind}, got {value!r}") from None
+        raise GameError(f"agent {shown(text)}: {name} must be {kind}, got {shown(value)}") from None
     return value
 
 
