@@ -101,6 +101,12 @@ def test_sight_search_parameters_are_checked_and_recorded() -> None:
     for bad in ({"nodes": 0}, {"depth": -1}, {"nodes": 2.5}):
         with pytest.raises(GameError, match="search's"):
             A["search"](**bad)
+    # the kernel takes them as float64 numbers: a budget of 10**20 nodes became a negative one
+    with pytest.raises(GameError, match="search's nodes must be at most 1,000,000,000"):
+        A["search"](nodes=10**20)
+    with pytest.raises(GameError, match="search's depth must be at most 1,000,000"):
+        A["search"](depth=10**6 + 1)
+    assert A["search"](nodes=10**9, depth=10**6).params() == {"nodes": 10**9, "depth": 10**6}
 
 
 def test_sight_search_decisions_depend_on_the_budget_not_the_clock() -> None:

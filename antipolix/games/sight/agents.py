@@ -153,6 +153,10 @@ class GreedyAgent(SightAgent):
     code: ClassVar[int] = GREEDY
 
 
+MAX_NODES = 10**9  # a search's budget of nodes, at most: minutes a decision
+MAX_PLIES = 10**6  # its depth, at most (a game ends sooner: the depth stops there, S8)
+
+
 class SearchAgent(SightAgent):
     """Alpha-beta with iterative deepening: ``nodes`` per decision, at most ``depth`` plies."""
 
@@ -160,9 +164,11 @@ class SearchAgent(SightAgent):
     code: ClassVar[int] = SEARCH
 
     def __init__(self, nodes: int = 4000, depth: int = 64) -> None:
-        for key, value in (("nodes", nodes), ("depth", depth)):
+        for key, value, most in (("nodes", nodes, MAX_NODES), ("depth", depth, MAX_PLIES)):
             if not is_plain_int(value) or value < 1:
                 raise GameError(f"search's {key} must be an integer >= 1, got {value!r}")
+            if value > most:  # (the kernel reads them as float64 numbers: 10**20 became < 0)
+                raise GameError(f"search's {key} must be at most {most:,}, got {value:,}")
         self.nodes = nodes
         self.depth = depth
 
