@@ -219,6 +219,8 @@ def test_the_planners_weights_go_by_name_and_their_labels_read_back_exactly() ->
         ("search:width=0", "width must be an integer >= 1"),
         ("search:width=5", "width must be at most 4"),
         ("planner:min_think=inf", "must be finite"),
+        # (a negative mean think time was refused by the engine at the agent's first turn)
+        ("random:mean_think=-1", "mean_think must be a finite number >= 0, got -1.0"),
         # (the kernel takes them as float64: 10**20 read as a negative count searched nothing)
         ("search:rollouts=" + "9" * 20, "rollouts must be at most 1,000,000, got 99,999,999"),
         ("search:depth=100001", "depth must be at most 100,000, got 100,001"),

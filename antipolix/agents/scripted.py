@@ -85,6 +85,8 @@ class RandomAgent(Remembering):
 
     def __init__(self, army: ArmyPolicy | None = None, mean_think: float = 1.0) -> None:
         super().__init__(army)
+        if not 0 <= mean_think < float("inf"):  # (NaN fails too)
+            raise ValueError(f"mean_think must be a finite number >= 0, got {mean_think!r}")
         self.mean_think = float(mean_think)
 
     def params(self) -> dict[str, Any]:
