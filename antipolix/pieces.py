@@ -44,6 +44,13 @@ TELEPORTER = int(Trait.TELEPORTER)
 CHIEF = int(Trait.CHIEF)
 
 
+# The largest numbers of the piece tables (R2): far beyond any design, small enough that the
+# compiled core's sums stay exact (an attack's strength over 50,000 pieces fits 32 bits)
+MAX_COST = 10**6  # a type's cost, or a trait's extra cost
+MAX_STRENGTH = 10**4
+MAX_MOVE = 10**4  # cells: more than any board's side
+
+
 @dataclass(frozen=True, slots=True)
 class TypeSpec:
     """The numbers of one piece type (R2)."""
@@ -75,11 +82,15 @@ class TypeTable:
             if not isinstance(spec, TypeSpec):
                 out.append(f"piece_types.{f.name} must be a TypeSpec, got {spec!r}")
                 continue
-            for attr in ("cost", "strength", "move"):
+            for attr, most in (("cost", MAX_COST), ("strength", MAX_STRENGTH), ("move", MAX_MOVE)):
                 value = getattr(spec, attr)
                 if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                     out.append(
                         f"piece_types.{f.name}.{attr} must be an integer >= 0, got {value!r}"
+                    )
+                elif value > most:
+                    out.append(
+                        f"piece_types.{f.name}.{attr} must be at most {most:,}, got {value:,}"
                     )
         if isinstance(self.fortress, TypeSpec) and self.fortress.move != 0:
             out.append(
@@ -108,6 +119,8 @@ class TraitCosts:
             value = getattr(self, f.name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 out.append(f"trait_costs.{f.name} must be an integer >= 0, got {value!r}")
+            elif value > MAX_COST:
+                out.append(f"trait_costs.{f.name} must be at most {MAX_COST:,}, got {value:,}")
         return out
 
 

@@ -27,8 +27,13 @@ from antipolix.armies import Zone, budget_from_credits, home_zones, smallest_boa
 from antipolix.checks import is_plain_int, is_plain_number
 from antipolix.errors import ChiefError, OverBudgetError, RulesError
 from antipolix.jit import packed, record
-from antipolix.pieces import ArmyItem, PieceType, Trait, TraitCosts, TypeTable
+from antipolix.pieces import MAX_MOVE, ArmyItem, PieceType, Trait, TraitCosts, TypeTable
 from antipolix.world import Shape
+
+# the largest budget and turn limit (R3, R10): beyond any game that can be played, and exact
+# in the compiled core's integers
+MAX_BUDGET = 10**9
+MAX_TURNS = 10**9
 
 
 class Tables(NamedTuple):
@@ -116,11 +121,16 @@ class Rules:
             out.append(f"players must be an integer from 2 to 10, got {self.players!r}")
         if self.budget is not None and (not is_plain_int(self.budget) or self.budget < 0):
             out.append(f"budget must be None or an integer >= 0, got {self.budget!r}")
+        elif self.budget is not None and self.budget > MAX_BUDGET:
+            out.append(f"budget must be at most {MAX_BUDGET:,}, got {self.budget:,}")
         if not is_plain_number(self.credits_per_100) or self.credits_per_100 < 0:
             out.append(f"credits_per_100 must be a number >= 0, got {self.credits_per_100!r}")
         out += self._table_problems()
         if not is_plain_int(self.teleport_field) or self.teleport_field < 1:
             out.append(f"teleport_field must be an integer >= 1, got {self.teleport_field!r}")
+        elif self.teleport_field > MAX_MOVE:
+            field = self.teleport_field
+            out.append(f"teleport_field must be at most {MAX_MOVE:,}, got {field:,}")
         probs = (self.p_destroy, self.p_teleport, self.p_convert)
         if not all(is_plain_number(v) and v >= 0 for v in probs):
             out.append(f"p_destroy, p_teleport, p_convert must be numbers >= 0, got {probs}")
@@ -132,6 +142,8 @@ class Rules:
                 out.append(f"{name} must be a number > 0, got {value!r}")
         if not is_plain_int(self.max_turns) or self.max_turns < 1:
             out.append(f"max_turns must be an integer >= 1, got {self.max_turns!r}")
+        elif self.max_turns > MAX_TURNS:
+            out.append(f"max_turns must be at most {MAX_TURNS:,}, got {self.max_turns:,}")
         return out + self._choice_problems()
 
     def _table_problems(self) -> list[str]:
@@ -176,6 +188,12 @@ class Rules:
                 f"with room has N = {smallest}); use a larger board, or set the zones option off "
                 "(zones=false) to place pieces anywhere"
             )
+        if self.army_budget > MAX_BUDGET:
+            out.append(
+                f"credits_per_100 = {self.credits_per_100:g} gives a budget of more than "
+                f"{MAX_BUDGET:,} points on a {p}×{n}×{n} board with {self.players} players"
+            )
+            return out
         cheapest_chief = min(
             self.piece_types.cost(kind) + self.trait_costs.chief for kind in PieceType
         )

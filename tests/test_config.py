@@ -259,11 +259,31 @@ def test_apply_overrides_changes_only_what_is_named() -> None:
         ("shape=6,12", r"shape must be \(P, N, N\) with integer sizes, got \(6, 12\)"),
         ("timers=maybe", r"timers must be True or False, got 'maybe'"),
         ("credits_per_100=nan", r"credits_per_100 must be a number >= 0"),
+        # upper bounds: 10**20 overflowed the compiled core's integers (a traceback)
+        ("max_turns=" + "9" * 20, r"max_turns must be at most 1,000,000,000, got 99,999"),
+        ("budget=1000000001", r"budget must be at most 1,000,000,000, got 1,000,000,001"),
+        ("teleport_field=10001", r"teleport_field must be at most 10,000, got 10,001"),
+        ("army.cost=" + "9" * 20, r"piece_types\.army\.cost must be at most 1,000,000, got"),
+        ("army.strength=10001", r"piece_types\.army\.strength must be at most 10,000, got"),
+        ("hovercraft.move=10001", r"piece_types\.hovercraft\.move must be at most 10,000"),
+        ("invisible.cost=1000001", r"trait_costs\.invisible must be at most 1,000,000"),
+        ("credits_per_100=1e308", r"credits_per_100 = 1e\+308 gives a budget of more than 1,0"),
     ],
 )
 def test_malformed_overrides_are_refused_naming_the_option(override: str, message: str) -> None:
     with pytest.raises(RulesError, match=message):
         apply_overrides(Rules(), [override])
+
+
+def test_the_largest_options_are_accepted() -> None:
+    rules = apply_overrides(
+        Rules(),
+        ["max_turns=1000000000", "budget=1000000000", "teleport_field=10000",
+         "army.cost=1000000", "army.strength=10000", "hovercraft.move=10000",
+         "invisible.cost=1000000"],
+    )  # fmt: skip
+    assert (rules.max_turns, rules.army_budget, rules.teleport_field) == (10**9, 10**9, 10**4)
+    assert rules.piece_types.army.strength == 10**4 and rules.trait_costs.invisible == 10**6
 
 
 def test_a_table_option_given_a_value_then_a_dotted_key_is_refused() -> None:
