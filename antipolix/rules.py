@@ -34,6 +34,11 @@ from antipolix.world import Shape
 # in the compiled core's integers
 MAX_BUDGET = 10**9
 MAX_TURNS = 10**9
+# the largest board's sides (R1): a larger one is refused before its home zones are sought (R3:
+# seconds at N = 2,048); the commands hold a game to 2**22 cells (antipolix.limits.MAX_CELLS),
+# which no board beyond these sides has room for
+MAX_SIDE = 2**11
+MAX_LAYERS = 2**22
 
 
 class Tables(NamedTuple):
@@ -116,6 +121,11 @@ class Rules:
         if p < 1 or n < 2 or n != n2:
             out.append(
                 f"shape must be (P, N, N) with P >= 1 and N >= 2 (R1), got {tuple(self.shape)}"
+            )
+        elif p > MAX_LAYERS or n > MAX_SIDE:
+            out.append(
+                f"shape must be (P, N, N) with P at most {MAX_LAYERS:,} and N at most "
+                f"{MAX_SIDE:,} (R1), got ({p:,}, {n:,}, {n:,})"
             )
         if not is_plain_int(self.players) or not 2 <= self.players <= 10:
             out.append(f"players must be an integer from 2 to 10, got {self.players!r}")

@@ -268,6 +268,9 @@ def test_apply_overrides_changes_only_what_is_named() -> None:
         ("hovercraft.move=10001", r"piece_types\.hovercraft\.move must be at most 10,000"),
         ("invisible.cost=1000001", r"trait_costs\.invisible must be at most 1,000,000"),
         ("credits_per_100=1e308", r"credits_per_100 = 1e\+308 gives a budget of more than 1,0"),
+        # (a side of 10**20 hung in the search for home zones, R3)
+        ("shape=4,2049,2049", r"N at most 2,048 \(R1\), got \(4, 2,049, 2,049\)"),
+        ("shape=" + "9" * 20 + ",4,4", r"P at most 4,194,304 and N at most 2,048 \(R1\)"),
     ],
 )
 def test_malformed_overrides_are_refused_naming_the_option(override: str, message: str) -> None:
