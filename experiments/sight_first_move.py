@@ -40,7 +40,7 @@ from antipolix.cli import Parser, run_script
 from antipolix.cli.common import float_in, int_at_least, make_folder, seed_arg
 from antipolix.games.protocol import GameError, Outcome
 from antipolix.games.sight import GAME, SightConfig
-from antipolix.games.sight.solve import solve
+from antipolix.games.sight.solve import NODES_MAX, solve
 from antipolix.stats import wilson_interval
 
 AGENTS = ("random", "greedy", "search")
@@ -365,7 +365,9 @@ def main() -> None:
     parser.add_argument(
         "--scale", type=float_in(0, open_low=True), default=1.0, help="times the game counts"
     )
-    parser.add_argument("--solver-budget", type=int_at_least(1), default=20_000_000)
+    parser.add_argument(
+        "--solver-budget", type=int_at_least(1, maximum=NODES_MAX), default=20_000_000
+    )
     parser.add_argument(
         "--agents", default=",".join(AGENTS), help="play only pairings of these agents"
     )

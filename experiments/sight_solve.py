@@ -33,7 +33,7 @@ from antipolix.cli import Parser, run_script
 from antipolix.cli.common import int_at_least, make_folder, seed_arg
 from antipolix.games.protocol import GameError, play_one
 from antipolix.games.sight import GAME, SightState
-from antipolix.games.sight.solve import Solution, solve
+from antipolix.games.sight.solve import NODES_MAX, Solution, solve
 
 SMALL = [
     ("3×3", {"size": 3}),
@@ -102,11 +102,16 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("experiments/results/sight"))
     parser.add_argument("--seed", type=seed_arg, default=36)
     parser.add_argument(
-        "--budget", type=int_at_least(1), default=100_000_000, help="nodes a position"
+        "--budget", type=int_at_least(1, maximum=NODES_MAX), default=100_000_000,
+        help="nodes a position",
     )
-    parser.add_argument("--opening-budget", type=int_at_least(0), default=0, help="0: no attempt")
     parser.add_argument(
-        "--table-bits", type=int_at_least(10), default=23, help="2**bits entries, 24 B each"
+        "--opening-budget", type=int_at_least(0, maximum=NODES_MAX), default=0,
+        help="0: no attempt",
+    )
+    parser.add_argument(
+        "--table-bits", type=int_at_least(10, maximum=32), default=23,
+        help="2**bits entries, 24 B each (at most 32: 96 GiB)",
     )
     args = parser.parse_args()
     if not 10 <= args.table_bits <= 28:

@@ -114,3 +114,27 @@ def test_output_closed_early_is_not_a_traceback() -> None:
     err = proc.stderr.read().decode()
     proc.wait(timeout=60)
     assert "Traceback" not in err and "BrokenPipeError" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["simulate", "--games", "1" + "0" * 20], "games 100,000,000,000,000,000,000 must be at"),
+        (["simulate", "--games", "9" * 5000], "... (5,000 characters) is not an integer"),
+        (["tournament", "--bootstrap", "100001"], "bootstrap 100,001 must be at most 100,000"),
+        (["tournament", "--lineup-games", "random,greedy=" + "9" * 20], "more than 1,000,000,000"),
+        (["tune", "--population", "1000000001"], "population 1,000,000,001 must be at most"),
+        (["balance", "--games", "1e999"], "is not an integer"),
+    ],
+)
+def test_a_count_beyond_a_billion_is_refused_in_one_line(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 10**20 games in a tournament's lineup hung in planning its chunks, a bootstrap of 10**20
+    # replicates ended in numpy's ValueError; a count is at most a billion (a bootstrap 100,000)
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("antipolix: error: argument --") and err.count("\n") == 1, err
+    assert says in err and len(err) < 300

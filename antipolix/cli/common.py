@@ -19,7 +19,7 @@ from typing import Any
 from antipolix import games
 from antipolix.agents import Agent, agent_named
 from antipolix.codec import apply_overrides, load_rules_file, load_rules_table, parse_override
-from antipolix.errors import AntipolixError, RulesError
+from antipolix.errors import AntipolixError, RulesError, shown
 from antipolix.games import host
 from antipolix.limits import check_seed, check_size, size_warning
 from antipolix.rulebook import DOC
@@ -82,16 +82,23 @@ def default_agents(antipolix: str) -> str:
     return ",".join(host.default_agents(current_game()))
 
 
-def int_at_least(minimum: int, what: str = "") -> Callable[[str], int]:
-    """An argparse type: an integer >= ``minimum``, refused with a message that says why."""
+MAX_COUNT = 10**9  # the largest count a command reads: a billion games, workers, replicates...
+
+
+def int_at_least(minimum: int, what: str = "", maximum: int = MAX_COUNT) -> Callable[[str], int]:
+    """An argparse type: an integer from ``minimum`` to ``maximum`` (by default a billion:
+    a count beyond it is a slip, and 10**20 games hung in planning their chunks), refused
+    with a message that says why."""
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+            raise argparse.ArgumentTypeError(f"{shown(text)} is not an integer") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{what}{value} must be >= {minimum}")
+        if value > maximum:
+            raise argparse.ArgumentTypeError(f"{what}{value:,} must be at most {maximum:,}")
         return value
 
     return parse
@@ -107,13 +114,14 @@ def float_in(
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+            raise argparse.ArgumentTypeError(f"{shown(text)} is not a number") from None
         too_low = value <= low if open_low else value < low
         if not math.isfinite(value) or too_low or value > high:
             bounds = f"> {low:g}" if open_low else f">= {low:g}"
             if high < math.inf:
                 bounds += f" and <= {high:g}"
-            raise argparse.ArgumentTypeError(f"{what}{text} must be a number {bounds}")
+            said = text if len(text) <= 60 else shown(text)
+            raise argparse.ArgumentTypeError(f"{what}{said} must be a number {bounds}")
         return value
 
     return parse

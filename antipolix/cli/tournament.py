@@ -14,6 +14,7 @@ from typing import Any
 from antipolix.agents import AGENTS
 from antipolix.cli import games as other
 from antipolix.cli.common import (
+    MAX_COUNT,
     add_ray_options,
     add_rules_options,
     add_seed_option,
@@ -23,7 +24,7 @@ from antipolix.cli.common import (
     int_at_least,
 )
 from antipolix.codec import apply_overrides, load_rules_file, load_rules_table, parse_override
-from antipolix.errors import AntipolixError, RulesError
+from antipolix.errors import AntipolixError, RulesError, shown
 from antipolix.ladder import BOOTSTRAP, Ladder, tournament
 from antipolix.ladder.folder import MANIFEST
 from antipolix.ladder.schedule import SEATINGS
@@ -93,7 +94,7 @@ def register(sub: Any) -> None:
     add_ray_options(p)
     p.add_argument(
         "--bootstrap",
-        type=int_at_least(0, "bootstrap "),
+        type=int_at_least(0, "bootstrap ", maximum=100_000),
         default=BOOTSTRAP,
         metavar="B",
         help=f"bootstrap replicates for the intervals (default {BOOTSTRAP}; 0: none)",
@@ -114,7 +115,11 @@ def lineup_count(text: str) -> tuple[str, int]:
     if not eq or not lineup.strip() or games < 1:
         raise argparse.ArgumentTypeError(
             f"expected a lineup and its games, A,B,...=N with N >= 1 (greedy,planner=400), "
-            f"got {text!r}"
+            f"got {shown(text)}"
+        )
+    if games > MAX_COUNT:
+        raise argparse.ArgumentTypeError(
+            f"lineup {shown(lineup)}: {games:,} games, more than {MAX_COUNT:,}"
         )
     return lineup, games
 

@@ -32,6 +32,7 @@ from antipolix.jit import kernel
 
 UNKNOWN, LOSS, WIN_ = 0, 1, 2  # a table entry's result for the mover
 NODES, BUDGET, ABORT, STORES, HITS = 0, 1, 2, 3, 4
+NODES_MAX = 10**15  # the largest budget a caller may give (int64, and years of search)
 
 
 @kernel
