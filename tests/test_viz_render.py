@@ -254,6 +254,9 @@ def test_api_refuses_bad_input_before_rendering(replay: Replay, tmp_path: Path) 
         save_png(replay, 0, tmp_path / "no" / "x.png")
     with pytest.raises(ViewError, match="frames per turn"):
         save_animation(replay, tmp_path / "x.gif", frames_per_turn=0)
+    # (10**11 frames a turn rendered without end)
+    with pytest.raises(ViewError, match="frames per turn must be an integer from 1 to 60"):
+        save_animation(replay, tmp_path / "x.gif", frames_per_turn=61)
     assert not png.exists()
 
 
@@ -279,6 +282,10 @@ def test_cli_writes_a_png(replay_path: Path, tmp_path: Path, capsys) -> None:
         (["{replay}", "--png", "{tmp}/no/such/folder.png"], "does not exist"),
         (["{replay}", "--gif", "{tmp}/film.mp4"], "must end in .gif"),
         (["{replay}", "--turns", "5:2", "--gif", "{tmp}/film.gif"], "empty"),
+        (
+            ["{replay}", "--frames-per-turn", "99999999999", "--gif", "{tmp}/film.gif"],
+            "--frames-per-turn must be from 1 to 60, got 99,999,999,999",
+        ),
     ],
 )
 def test_cli_errors_are_clear(

@@ -27,6 +27,7 @@ from viz.errors import ViewError
 from viz.html import HTML_SUFFIXES
 from viz.outputs import (
     DEFAULT_SIZE,
+    MAX_FRAMES_PER_TURN,
     check_output,
     parse_boards,
     parse_size,
@@ -198,8 +199,11 @@ def run(args: argparse.Namespace) -> int:
     if game != DEFAULT:
         return _run_2d(args)
     outputs = _outputs(args)
-    if args.frames_per_turn < 1:
-        raise ViewError(f"--frames-per-turn must be >= 1, got {args.frames_per_turn}")
+    if not 1 <= args.frames_per_turn <= MAX_FRAMES_PER_TURN:
+        raise ViewError(
+            f"--frames-per-turn must be from 1 to {MAX_FRAMES_PER_TURN}, "
+            f"got {args.frames_per_turn:,}"
+        )
     if not 0 < args.fps <= 120:
         raise ViewError(f"--fps must be above 0 and up to 120, got {args.fps:g}")
     replay = load_replay(args.replay)

@@ -11,6 +11,7 @@ from pathlib import Path
 from viz.errors import ViewError
 
 DEFAULT_SIZE = (1280, 800)  # pixels; a multiple of 16 both ways (H.264 friendly)
+MAX_FRAMES_PER_TURN = 60  # a film's frames per turn, at most (a second a turn at 60 fps)
 
 
 def check_output(path: str | Path, suffixes: tuple[str, ...], what: str) -> Path:

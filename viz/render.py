@@ -44,6 +44,7 @@ from viz.errors import ViewError  # noqa: E402
 from viz.notebook import ReplayPlotter  # noqa: E402
 from viz.outputs import (  # noqa: E402
     DEFAULT_SIZE,
+    MAX_FRAMES_PER_TURN,
     check_output,
     check_size,
     written_atomically,
@@ -1294,13 +1295,17 @@ def save_animation(
 
 
 def _check_film(frames_per_turn: object, fps: object) -> None:
-    """Frames per turn (an integer >= 1) and frames per second (above 0, up to 120)."""
+    """Frames per turn (an integer from 1 to :data:`MAX_FRAMES_PER_TURN`) and frames per
+    second (above 0, up to 120)."""
     if (
         isinstance(frames_per_turn, bool)
         or not isinstance(frames_per_turn, int)
-        or frames_per_turn < 1
+        or not 1 <= frames_per_turn <= MAX_FRAMES_PER_TURN
     ):
-        raise ViewError(f"frames per turn must be an integer >= 1, got {frames_per_turn!r}")
+        raise ViewError(
+            f"frames per turn must be an integer from 1 to {MAX_FRAMES_PER_TURN}, "
+            f"got {frames_per_turn!r}"
+        )
     if not isinstance(fps, (int, float)) or isinstance(fps, bool) or not 0 < fps <= 120:
         raise ViewError(f"fps must be a number above 0 and up to 120, got {fps!r}")
 
