@@ -142,6 +142,12 @@ def test_a_replay_line_no_reader_can_hold_is_corrupt(tmp_path: Path) -> None:
         (["play", "--rule", f"max_turns={DEEP[:150]}"], "max_turns must be an integer >= 1"),
         (["play", "--agents", "x" * 5000 + ",greedy"], "... (5,000 characters) (built-in"),
         (["play", "--game", "sight", "--agents", "x" * 5000], "... (5,000 characters) for sight"),
+        # (what the system refuses, here a name too long for a file, ended in an OSError
+        # traceback where a command did not expect it)
+        (
+            ["balance", "--out", "{tmp}/b", "--workers", "0", "--ladder", "x" * 3000],
+            "error: File name too long: 'xxxxx",
+        ),
     ],
 )
 def test_the_commands_refuse_them_in_one_line(
@@ -149,7 +155,7 @@ def test_the_commands_refuse_them_in_one_line(
 ) -> None:
     big = _write(tmp_path, "big.toml", f"max_turns = {LONG_INT}\n")
     try:
-        code = main([a.replace("{big}", str(big)) for a in argv])
+        code = main([a.replace("{big}", str(big)).replace("{tmp}", str(tmp_path)) for a in argv])
     except SystemExit as exit_info:  # (argparse's refusals)
         code = exit_info.code
     assert code == 2

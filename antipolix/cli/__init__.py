@@ -22,7 +22,7 @@ from typing import NoReturn
 
 from antipolix.cli import balance, perft, play, replay, rules, serve, simulate, tournament, tune
 from antipolix.cli.common import GAME, current_game, game_in
-from antipolix.errors import AntipolixError
+from antipolix.errors import AntipolixError, shown
 from antipolix.games import DEFAULT
 from antipolix.version import __version__
 
@@ -115,4 +115,17 @@ def _run(argv: Sequence[str]) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout
         return 141
+    except OSError as exc:  # a file or folder a command was given or writes to: a name too
+        # long, no permission, a full disk, a cluster that does not answer...
+        print(f"antipolix: error: {_os_error(exc)}", file=sys.stderr)
+        return 2
     return code
+
+
+def _os_error(exc: OSError) -> str:
+    """What the system refused, in one line, naming the file (its first 60 characters)."""
+    why = exc.strerror or str(exc) or type(exc).__name__
+    names = [n for n in (exc.filename, exc.filename2) if n is not None]
+    if not names:
+        return why
+    return f"{why}: " + " → ".join(shown(os.fsdecode(n)) for n in names)
