@@ -493,6 +493,8 @@ def test_the_meta_flags_a_kind_that_takes_every_army_and_one_none_buys(
     ("args", "message"),
     [
         (["propose", "--fix", "fortres"], "cannot fix 'fortres': it is not a priced kind"),
+        (["propose", "--fix", "army,fortress,army"], "army is fixed twice; name each kind once"),
+        (["propose", "--beside", "greedy,planner,greedy"], "greedy is named twice beside"),
         (
             ["propose", "--fix", "army,hovercraft,fortress,invisible,teleporter"],
             "every kind is fixed",

@@ -50,7 +50,7 @@ import pandas as pd
 from antipolix.agents import agent_label, agent_named
 from antipolix.checks import is_int
 from antipolix.codec import rules_to_dict
-from antipolix.errors import AntipolixError
+from antipolix.errors import AntipolixError, shown
 from antipolix.limits import check_seed
 from antipolix.meta.armies import MetaError
 from antipolix.meta.folder import as_json, check_folder, opened, ray_once
@@ -123,13 +123,19 @@ class ProposalSettings:
         beside = tuple(_label(a) for a in self.beside)
         if agent in beside:
             raise MetaError(f"{agent} is the strongest agent; name it once, not beside itself")
+        if len(set(beside)) < len(beside):
+            twice = next(a for a in beside if beside.count(a) > 1)
+            raise MetaError(f"{twice} is named twice beside the strongest agent; name it once")
         kinds = [k for k in costs_of(rules)]
         fix = tuple(str(k).strip().lower() for k in self.fix)
         for k in fix:
             if k not in kinds:
                 raise MetaError(
-                    f"cannot fix {k!r}: it is not a priced kind (kinds: {', '.join(kinds)})"
+                    f"cannot fix {shown(k)}: it is not a priced kind (kinds: {', '.join(kinds)})"
                 )
+        if len(set(fix)) < len(fix):
+            twice = next(k for k in fix if fix.count(k) > 1)
+            raise MetaError(f"{twice} is fixed twice; name each kind once")
         if set(fix) == set(kinds):
             raise MetaError(
                 f"every kind is fixed ({', '.join(fix)}): there is no cost left to propose"
