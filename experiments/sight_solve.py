@@ -102,15 +102,21 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("experiments/results/sight"))
     parser.add_argument("--seed", type=seed_arg, default=36)
     parser.add_argument(
-        "--budget", type=int_at_least(1, maximum=NODES_MAX), default=100_000_000,
+        "--budget",
+        type=int_at_least(1, maximum=NODES_MAX),
+        default=100_000_000,
         help="nodes a position",
     )
     parser.add_argument(
-        "--opening-budget", type=int_at_least(0, maximum=NODES_MAX), default=0,
+        "--opening-budget",
+        type=int_at_least(0, maximum=NODES_MAX),
+        default=0,
         help="0: no attempt",
     )
     parser.add_argument(
-        "--table-bits", type=int_at_least(10, maximum=32), default=23,
+        "--table-bits",
+        type=int_at_least(10, maximum=32),
+        default=23,
         help="2**bits entries, 24 B each (at most 32: 96 GiB)",
     )
     args = parser.parse_args()
