@@ -966,9 +966,15 @@ def test_api_creates_and_lists_games_for_the_host_only(server: Any) -> None:
         ({"seats": "bot,bot", "rule": ["think_times=drawn"]}, "measures think times"),
         ({"seats": "bot,bot", "rules": {"players": 11}}, "players must be"),
         ({"seats": "bot,bot", "color": "red"}, "unknown field"),
+        # (a 500 with the server's traceback, and, for the board, the event loop stuck in the
+        # search for home zones: every game the server held stopped)
+        ({"seats": "bot,bot", "rules": {"max_turns": 10**20}}, "max_turns must be at most"),
+        ({"seats": "bot,bot", "rules": {"shape": [4, 10**20, 10**20]}}, "N at most 2,048"),
+        ({"seats": "bot,search:rollouts=100000000000000000000"}, "rollouts must be at most"),
     ]:
         status, answer = call("POST", host, bad)
         assert status == 400 and words in answer["error"], answer
+    assert call("GET", host)[0] == 200  # (still serving)
     replay_url = f"{server.url}/api/games/{body['game']}/replay"
     request = urllib.request.Request(
         replay_url, headers={"Authorization": f"Bearer {body['seats'][0]['token']}"}
