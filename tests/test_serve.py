@@ -984,6 +984,31 @@ def test_api_creates_and_lists_games_for_the_host_only(server: Any) -> None:
     assert caught.value.code == 409  # not over yet
 
 
+def test_a_game_whose_rules_take_long_to_check_does_not_stop_the_server(server: Any) -> None:
+    # R3's home zones of 10 seats on a 1,499 × 1,499 board take a second or two to find: the
+    # host's request for that game waits for them, the server's other requests do not (they
+    # waited in the event loop behind it)
+    url = server.url + "/api/games"
+    host = server.server.host_token
+    done: dict[str, float] = {}
+
+    def call(name: str, method: str, body: dict[str, Any] | None = None) -> None:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(url, method=method, data=data)
+        request.add_header("Authorization", f"Bearer {host}")
+        with urllib.request.urlopen(request, timeout=60) as response:
+            assert response.status in (200, 201)
+        done[name] = time.perf_counter()
+
+    big = {"seats": ",".join(["bot"] * 10), "rules": {"shape": [1, 1499, 1499], "budget": 20}}
+    slow = threading.Thread(target=call, args=("create", "POST", big))
+    slow.start()
+    time.sleep(0.3)  # (the creation under way)
+    call("list", "GET")
+    slow.join(60)
+    assert done["list"] < done["create"], done
+
+
 def test_tcp_lines_carry_the_same_protocol(tmp_path: Path) -> None:
     with running(ServerConfig(port=0, tcp_port=0, data=tmp_path, agent_workers=0), web={}) as srv:
         links = srv.create("bot,greedy", SMALL, seed=5)

@@ -358,7 +358,9 @@ class Server:
         number of seats sets the number of players unless the rules say otherwise, and then
         they must agree), a seed (default: drawn), what spectators see (``public`` or
         ``end``) and the built-in agents' minimum think time (seconds, R7)."""
-        specs, rules = check_game(seats, rules, watch, agent_min_think)
+        # (in a thread: the rules of a large board take seconds to check, R3's home zones, and
+        # every game the server plays would wait for them)
+        specs, rules = await asyncio.to_thread(check_game, seats, rules, watch, agent_min_think)
         active = sum(1 for m in self.matches.values() if m.result_frame == "")
         if active >= self.limits.max_games:
             raise ServerError(f"this server plays at most {self.limits.max_games} games at once")
@@ -596,7 +598,7 @@ class Server:
                 {"error": f"send a JSON object of at most {MAX_BODY} bytes"}, status_code=400
             )
         try:
-            created = await self.create_game(**_game_request(body))
+            created = await self.create_game(**await asyncio.to_thread(_game_request, body))
         except AntipolixError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse(self.links(created), status_code=201)
