@@ -138,3 +138,25 @@ def test_a_count_beyond_a_billion_is_refused_in_one_line(
     err = capsys.readouterr().err
     assert err.startswith("antipolix: error: argument --") and err.count("\n") == 1, err
     assert says in err and len(err) < 300
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play", "--agents", "greedy,greedy"],
+        ["simulate", "--games", "2", "--workers", "0", "--agents", "greedy,greedy"],
+        ["tournament", "--agents", "random,greedy", "--games", "2", "--workers", "0"],
+    ],
+)
+def test_r3_the_rules_are_checked_at_the_player_count_the_agents_give(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # on a 2×5×5 board the default credits buy a chief at 2 players (floor(12 × 50 / 100 / 2)
+    # = 3 points) but not at 4 (1 point): the options were checked first at the default's 4
+    # players, and the 2-player game refused
+    assert main([*command, "--rule", "shape=2,5,5", "--rule", "max_turns=30"]) == 0
+    assert "error" not in capsys.readouterr().err
+    rules = apply_overrides(Rules(), ["shape=2,5,5", "players=2"])
+    assert rules.army_budget == 3
+    with pytest.raises(RulesError, match="with 4 players, credits_per_100 = 12 gives"):
+        apply_overrides(Rules(), ["shape=2,5,5"])

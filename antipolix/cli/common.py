@@ -18,7 +18,12 @@ from typing import Any
 
 from antipolix import games
 from antipolix.agents import Agent, agent_named
-from antipolix.codec import apply_overrides, load_rules_file, load_rules_table, parse_override
+from antipolix.codec import (
+    load_rules_file,
+    load_rules_table,
+    parse_override,
+    with_options,
+)
 from antipolix.errors import AntipolixError, RulesError, shown
 from antipolix.games import host
 from antipolix.limits import check_seed, check_size, size_warning
@@ -259,15 +264,16 @@ def rules_from_args(args: argparse.Namespace, players: int | None = None) -> Rul
 
 def _rules_from_args(args: argparse.Namespace, players: int | None) -> Rules:
     base = Rules() if args.rules is None else load_rules_file(args.rules)
-    rules = apply_overrides(base, args.rule)
-    if players is None:
-        return rules
-    explicit = any(parse_override(r)[0] == "players" for r in args.rule) or (
+    options = [parse_override(r) for r in args.rule]
+    explicit = any(key == "players" for key, _ in options) or (
         args.rules is not None and "players" in load_rules_table(args.rules)
     )
-    if not explicit and rules.players != players:
-        return apply_overrides(rules, [f"players={players}"])
-    if rules.players != players:
+    if players is not None and not explicit:
+        # the agents' count with the other options, checked once at it: checked first at the
+        # default's 4 players, --rule shape=2,5,5 was refused a 2-player game it allows (R3)
+        options.append(("players", players))
+    rules = with_options(base, options)
+    if players is not None and rules.players != players:
         raise RulesError(
             f"the rules are for {rules.players} players but {players} agents are given"
         )

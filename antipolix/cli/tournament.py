@@ -23,7 +23,12 @@ from antipolix.cli.common import (
     current_game,
     int_at_least,
 )
-from antipolix.codec import apply_overrides, load_rules_file, load_rules_table, parse_override
+from antipolix.codec import (
+    load_rules_file,
+    load_rules_table,
+    parse_override,
+    with_options,
+)
 from antipolix.errors import AntipolixError, RulesError, shown
 from antipolix.ladder import BOOTSTRAP, Ladder, tournament
 from antipolix.ladder.folder import MANIFEST
@@ -128,21 +133,25 @@ def table_rules(args: argparse.Namespace) -> Rules:
     """Rules from ``--rules`` and ``--rule`` for ``--players`` seats, think times drawn (R7);
     an explicit other player count or ``think_times=agent`` is refused."""
     base = Rules() if args.rules is None else load_rules_file(args.rules)
-    rules = apply_overrides(base, args.rule)
-    given = dict(parse_override(r) for r in args.rule)
+    options = [parse_override(r) for r in args.rule]
+    given = dict(options)
     if args.rules is not None:
         given = {**load_rules_table(args.rules), **given}
-    if "players" in given and rules.players != args.players:
+    if "players" in given and given["players"] != args.players:
+        rules = with_options(base, options)  # (the error of bad rules first)
         raise RulesError(
             f"the rules are for {rules.players} players but --players is {args.players}; "
             "--players sets the size of the tables"
         )
     if given.get("think_times", "drawn") != "drawn":
+        with_options(base, options)
         raise RulesError(
             "a tournament always draws think times (R7 think_times=drawn), so that no agent "
             "gains on the clock; leave think_times out"
         )
-    return checked_rules(apply_overrides(rules, [f"players={args.players}", "think_times=drawn"]))
+    # the table's size with the other options, checked once at it (as play does)
+    options += [("players", args.players), ("think_times", "drawn")]
+    return checked_rules(with_options(base, options))
 
 
 def run_tournament(args: argparse.Namespace) -> int:
