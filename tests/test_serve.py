@@ -961,6 +961,10 @@ def test_api_creates_and_lists_games_for_the_host_only(server: Any) -> None:
     )
     status, listed = call("GET", host)
     assert status == 200 and [g["game"] for g in listed["games"]] == [body["game"]]
+    # the rules are checked at the seats' count: on 2×5×5 the default credits buy a chief for
+    # 2 players (3 points), not for the default's 4 (1 point), which refused this game
+    small = {"seats": "bot,bot", "rules": {"shape": [2, 5, 5]}}
+    assert call("POST", host, small)[0] == 201
     for bad, words in [
         ({"seats": "bot,wizard"}, "unknown agent"),
         ({"seats": "bot,bot", "rule": ["think_times=drawn"]}, "measures think times"),

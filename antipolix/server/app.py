@@ -34,8 +34,9 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, cast
 
-from antipolix.codec import apply_overrides, rules_from_dict
+from antipolix.codec import parse_override, with_options
 from antipolix.errors import AntipolixError, RulesError
+from antipolix.games.host import flat
 from antipolix.limits import check_seed, check_size
 from antipolix.rules import Rules
 from antipolix.server import direct
@@ -830,7 +831,13 @@ def _game_request(body: Mapping[str, Any]) -> dict[str, Any]:
     overrides = body.get("rule", [])
     if not isinstance(overrides, list) or not all(isinstance(o, str) for o in overrides):
         raise RulesError("'rule' is a list of KEY=VALUE texts")
-    rules = apply_overrides(rules_from_dict(table), overrides)
+    # the table's options, then the overrides, then (unless they set it) the seats' count,
+    # checked once together (R3), not first at the default's 4 players
+    options = [*flat(table).items(), *(parse_override(o) for o in overrides)]
+    if all(key != "players" for key, _ in options):
+        count = len(seats) if isinstance(seats, list) else seats.count(",") + 1
+        options.append(("players", count))
+    rules = with_options(Rules(), options)
     seed = body.get("seed")
     if seed is not None and (type(seed) is not int):
         raise ServerError("'seed' is an integer")
