@@ -975,6 +975,8 @@ def test_api_creates_and_lists_games_for_the_host_only(server: Any) -> None:
         ({"seats": "bot,bot", "rules": {"max_turns": 10**20}}, "max_turns must be at most"),
         ({"seats": "bot,bot", "rules": {"shape": [4, 10**20, 10**20]}}, "N at most 2,048"),
         ({"seats": "bot,search:rollouts=100000000000000000000"}, "rollouts must be at most"),
+        # (seated as a 2-player game without a word)
+        ({"seats": "bot,bot", "rules": {"players": 3}}, "for 3 players but 2 seats are given"),
     ]:
         status, answer = call("POST", host, bad)
         assert status == 400 and words in answer["error"], answer

@@ -834,10 +834,13 @@ def _game_request(body: Mapping[str, Any]) -> dict[str, Any]:
     # the table's options, then the overrides, then (unless they set it) the seats' count,
     # checked once together (R3), not first at the default's 4 players
     options = [*flat(table).items(), *(parse_override(o) for o in overrides)]
-    if all(key != "players" for key, _ in options):
-        count = len(seats) if isinstance(seats, list) else seats.count(",") + 1
+    count = len(seats) if isinstance(seats, list) else seats.count(",") + 1
+    seated = 2 <= count <= 10  # (else the seats are refused for themselves, check_game)
+    if seated and all(key != "players" for key, _ in options):
         options.append(("players", count))
     rules = with_options(Rules(), options)
+    if seated and rules.players != count:
+        raise RulesError(f"the rules are for {rules.players} players but {count} seats are given")
     seed = body.get("seed")
     if seed is not None and (type(seed) is not int):
         raise ServerError("'seed' is an integer")
