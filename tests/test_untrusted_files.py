@@ -190,3 +190,31 @@ def test_a_damaged_chunk_of_a_study_is_named_and_its_games_played_again_once_del
     assert "played 4 games" in capsys.readouterr().out
     again = Results.open(out).to_pandas().drop(columns="seconds")
     assert again.equals(whole)
+
+
+@pytest.mark.parametrize(
+    ("edit", "says"),
+    [
+        (lambda d: d.update(games=-5), "its seed and games are not integers"),
+        (lambda d: d.update(variants="x"), "its variants are not a list"),
+        (lambda d: d.update(labels=None), "its labels are not a list of agent names"),
+        (lambda d: d.pop("variants"), "its variants are not a list"),
+        (lambda d: d.update(agents=[]), "its agents are not a list of one record per label"),
+        (lambda d: d["variants"][0].pop("rules"), "variant 'base' has no rules table"),
+    ],
+)
+def test_a_study_description_edited_out_of_shape_is_refused_by_every_reader(
+    edit: Callable[[dict[str, Any]], Any], says: str, tmp_path: Path
+) -> None:
+    # (the Python API read it and failed in a TypeError or KeyError; a negative games count
+    # was taken as a smaller study to grow)
+    out = tmp_path / "study"
+    argv = ["simulate", "--games", "2", "--workers", "0", "--rule", "shape=3,6,6"]
+    argv += ["--rule", "max_turns=20", "--out", str(out)]
+    assert main(argv) == 0
+    data = json.loads((out / STUDY_FILE).read_text())
+    edit(data)
+    (out / STUDY_FILE).write_text(json.dumps(data))
+    with pytest.raises(SimulationError, match=f"edited or damaged: {says}"):
+        Results.open(out)
+    assert main(argv) == 2

@@ -110,7 +110,31 @@ def read_study(path: Path) -> dict[str, Any]:
             f"{file} is a study of {game} version {had!r}; this antipolix plays {game} "
             f"version {played.info.version}, whose games differ: use a new folder"
         )
+    wrong = _shape_problem(data)
+    if wrong is not None:
+        raise SimulationError(f"{file} was edited or damaged: {wrong}")
     return data
+
+
+def _shape_problem(data: Mapping[str, Any]) -> str | None:
+    """What is not as :func:`~antipolix.runner.study.make_study` writes a study description
+    (the fields every reader relies on, by type), or None."""
+    whole = type(data.get("seed")) is int and type(data.get("games")) is int
+    if not whole or data["seed"] < 0 or data["games"] < 1:
+        return "its seed and games are not integers (games >= 1)"
+    labels, variants = data.get("labels"), data.get("variants")
+    if not isinstance(labels, list) or not all(isinstance(a, str) for a in labels):
+        return "its labels are not a list of agent names"
+    if not isinstance(data.get("agents"), list) or len(data["agents"]) != len(labels):
+        return "its agents are not a list of one record per label"
+    if not isinstance(variants, list) or not variants:
+        return "its variants are not a list of rules variants"
+    for v in variants:
+        if not isinstance(v, dict) or not isinstance(v.get("name"), str):
+            return "a variant is not a table with a name"
+        if not isinstance(v.get("rules"), dict):
+            return f"variant {v['name']!r} has no rules table"
+    return None
 
 
 def normal_study(study: Mapping[str, Any]) -> dict[str, Any]:
