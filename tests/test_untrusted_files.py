@@ -218,3 +218,33 @@ def test_a_study_description_edited_out_of_shape_is_refused_by_every_reader(
     with pytest.raises(SimulationError, match=f"edited or damaged: {says}"):
         Results.open(out)
     assert main(argv) == 2
+
+
+@pytest.mark.parametrize(
+    ("edit", "says"),
+    [
+        (lambda d: d.update(players="x"), "its players, games_per_lineup and seed are not"),
+        (lambda d: d.update(plan=None), "its plan is not a table of sittings"),
+        (lambda d: d["plan"].update(sittings=5), "its plan is not a table of sittings"),
+        (lambda d: d.update(agent_specs=[1, 2]), "its agent_specs are not a list of one record"),
+        (lambda d: d.update(agents=["random"]), "its agent_specs are not a list of one record"),
+    ],
+)
+def test_a_tournament_manifest_edited_out_of_shape_is_refused_by_every_reader(
+    edit: Callable[[dict[str, Any]], Any], says: str, tmp_path: Path
+) -> None:
+    # (a values study rating its agents by such a folder failed in a ValueError or an
+    # AttributeError; the tournament itself took a manifest without its plan)
+    out = tmp_path / "ladder"
+    argv = ["tournament", "--agents", "random,greedy", "--games", "2", "--workers", "0"]
+    argv += ["--rule", "shape=3,6,6", "--rule", "max_turns=20", "--no-progress", "--out", str(out)]
+    assert main(argv) == 0
+    data = json.loads((out / MANIFEST).read_text())
+    edit(data)
+    (out / MANIFEST).write_text(json.dumps(data))
+    with pytest.raises(LadderError, match=f"edited or damaged: {says}"):
+        read_manifest(out)
+    assert main(argv) == 2
+    values = ["balance", "--agents", "random,greedy", "--games", "2", "--workers", "0"]
+    values += ["--out", str(tmp_path / "values"), "--rule", "shape=3,6,6", "--rule", "players=2"]
+    assert main([*values, "--ladder", str(out)]) == 2

@@ -104,7 +104,32 @@ def read_manifest(folder: Path) -> dict[str, Any]:
             f"{path} is a tournament of {game} version {data.get('game_version')!r}; this "
             f"antipolix plays version {played.info.version}: use a new folder"
         )
+    wrong = _shape_problem(data)
+    if wrong is not None:
+        raise LadderError(f"{path} was edited or damaged: {wrong}")
     return data
+
+
+def _shape_problem(data: Mapping[str, Any]) -> str | None:
+    """What is not as a tournament writes its manifest (the fields every reader relies on, by
+    type), or None."""
+    agents, specs, plan = data.get("agents"), data.get("agent_specs"), data.get("plan")
+    if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
+        return "its agents are not a list of agent names"
+    if not isinstance(specs, list) or len(specs) != len(agents):
+        return "its agent_specs are not a list of one record per agent"
+    if not all(isinstance(spec, dict) for spec in specs):
+        return "its agent_specs are not a list of one record per agent"
+    numbers = [data.get(k) for k in ("players", "games_per_lineup", "seed")]
+    if not all(type(v) is int and v >= 0 for v in numbers):
+        return "its players, games_per_lineup and seed are not integers >= 0"
+    if not isinstance(data.get("seating"), str) or not isinstance(data.get("rules"), dict):
+        return "its seating is not a word or its rules not a table"
+    if not isinstance(plan, dict) or not isinstance(plan.get("sittings"), list):
+        return "its plan is not a table of sittings"
+    if not all(isinstance(sitting, dict) for sitting in plan["sittings"]):
+        return "its plan is not a table of sittings"
+    return None
 
 
 def normal_manifest(data: Mapping[str, Any]) -> dict[str, Any]:
