@@ -448,6 +448,32 @@ def test_a_log_that_does_not_replay_is_refused(searched: tuple[Path, Any], tmp_p
 
 
 @pytest.mark.parametrize(
+    "edit",
+    [
+        lambda line: line.update(field=None),  # (a TypeError traceback)
+        lambda line: line.update(field=[0.5, 0.5]),
+        lambda line: line.update(opponents=[[1]]),  # (taken as it was)
+        lambda line: line.update(check_opponents=[7] * len(line["check_opponents"])),
+    ],
+)
+def test_a_round_whose_field_is_edited_does_not_replay(
+    searched: tuple[Path, Any], tmp_path: Path, edit: Any
+) -> None:
+    folder, _ = searched
+    copy = tmp_path / "m"
+    copy.mkdir()
+    for p in folder.iterdir():
+        (copy / p.name).write_bytes(p.read_bytes())
+    lines = [json.loads(t) for t in (copy / LOG_FILE).read_text().splitlines()]
+    edit(next(x for x in lines if x["kind"] == "round"))
+    (copy / LOG_FILE).write_text("".join(json.dumps(x) + "\n" for x in lines))
+    before = (copy / LOG_FILE).read_bytes()
+    with pytest.raises(MetaError, match="round 0's field is not a mixture of its 1 armies"):
+        meta_search(SMALL, "greedy", settings=TINY_META, seed=2, out=copy, workers=0)
+    assert (copy / LOG_FILE).read_bytes() == before
+
+
+@pytest.mark.parametrize(
     ("settings_", "message"),
     [
         (MetaSettings(games=3), "search games|games must be a positive multiple of 2"),

@@ -42,7 +42,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -555,9 +555,9 @@ class Search:
             report(0, total)
         for r in range(s.rounds):
             line = logged("round", round=r)
+            groups = s.games // players
             if line is None:
                 eq = state.equilibrium()
-                groups = s.games // players
                 line = {
                     "kind": "round",
                     "round": r,
@@ -566,6 +566,12 @@ class Search:
                     "check_opponents": field_members(eq.mixture, s.check_games // players),
                 }
                 self._append(line)
+            elif not _a_field(line, len(state.members), groups, s.check_games // players):
+                raise MetaError(
+                    f"{self._log_path()} does not replay: round {r}'s field is not a mixture "
+                    f"of its {len(state.members)} armies with its opponents drawn from them (an "
+                    "edited log); use another folder, or delete it to start again"
+                )
             opponents, check_opponents = line["opponents"], line["check_opponents"]
             es = cmaes.new_es(
                 state.start(line["field"], space), s.sigma0, lam, self.seed, (CMA_BRANCH, r)
@@ -855,6 +861,23 @@ def _record(values: Sequence[Any]) -> Record:
 def _brief(line: dict[str, Any]) -> str:
     keys = ("kind", "round", "generation", "first", "second")
     return "{" + ", ".join(f"{k}: {line[k]!r}" for k in keys if k in line) + "}"
+
+
+def _a_field(line: Mapping[str, Any], armies: int, groups: int, check_groups: int) -> bool:
+    """Is a logged round's field a mixture of ``armies`` armies (finite weights >= 0), and are
+    its opponents (``groups`` of them) and check opponents (``check_groups``) among them?"""
+    field = line.get("field")
+    if not isinstance(field, list) or len(field) != armies:
+        return False
+    if not all(type(w) in (int, float) and 0 <= w < math.inf for w in field):
+        return False
+    for key, count in (("opponents", groups), ("check_opponents", check_groups)):
+        drawn = line.get(key)
+        if not isinstance(drawn, list) or len(drawn) != count:
+            return False
+        if not all(type(a) is int and 0 <= a < armies for a in drawn):
+            return False
+    return True
 
 
 def read_log(path: Path) -> list[dict[str, Any]]:
