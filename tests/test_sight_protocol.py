@@ -56,6 +56,8 @@ def test_sight_config_from_options_text_and_json() -> None:
         ({"size": 5.0}, "size must be an integer"),
         ({"hand": 0}, "hand must be 'unlimited' or an integer >= 1"),
         ({"hand": "lots"}, "hand must be 'unlimited'"),
+        # (10**20 overflowed the compiled position's integers: a traceback)
+        ({"hand": 10**20}, "hand must be 'unlimited' or at most 1,000,000 \\(S2\\), got 100,000"),
         ({"pie": "maybe"}, "pie must be true or false"),
         ({"stack_priority": "tallest"}, "stack_priority must be 'movable' or 'strict'"),
         ({"players": 3}, "players must be 2"),

@@ -29,6 +29,7 @@ from antipolix.games.protocol import GameError, Option
 
 UNLIMITED: Literal["unlimited"] = "unlimited"
 MIN_SIZE, MAX_SIZE = 3, 9
+MAX_HAND = 10**6  # pieces in a hand, at most (the compiled position holds it as an integer)
 PRIORITIES = ("movable", "strict")
 _TRUE = ("true", "on", "yes", "1")
 _FALSE = ("false", "off", "no", "0")
@@ -82,6 +83,8 @@ class SightConfig:
             )
         if self.hand != UNLIMITED and not (is_plain_int(self.hand) and self.hand >= 1):
             out.append(f"hand must be 'unlimited' or an integer >= 1 (S2), got {self.hand!r}")
+        elif self.hand != UNLIMITED and self.hand > MAX_HAND:
+            out.append(f"hand must be 'unlimited' or at most {MAX_HAND:,} (S2), got {self.hand:,}")
         if not isinstance(self.pie, bool):
             out.append(f"pie must be true or false (S4), got {self.pie!r}")
         if self.stack_priority not in PRIORITIES:
