@@ -407,14 +407,19 @@ def test_a_search_on_ray_logs_the_same_games_as_in_this_process(
     assert on_ray.log == meta.log
 
 
+def _copy_of(folder: Path, copy: Path) -> Path:
+    """A copy of a search's folder, to grow or edit."""
+    copy.mkdir()
+    for p in folder.iterdir():
+        (copy / p.name).write_bytes(p.read_bytes())
+    return copy
+
+
 def test_a_search_grows_by_rounds_and_refuses_other_settings(
     searched: tuple[Path, Any], tmp_path: Path
 ) -> None:
     folder, meta = searched
-    copy = tmp_path / "m"
-    copy.mkdir()
-    for p in folder.iterdir():
-        (copy / p.name).write_bytes(p.read_bytes())
+    copy = _copy_of(folder, tmp_path / "m")
     with pytest.raises(MetaError, match="holds a different army search"):
         meta_search(SMALL, "random", settings=TINY_META, seed=2, out=copy, workers=0)
     with pytest.raises(MetaError, match="never shrinks"):
@@ -433,10 +438,7 @@ def test_a_search_grows_by_rounds_and_refuses_other_settings(
 
 def test_a_log_that_does_not_replay_is_refused(searched: tuple[Path, Any], tmp_path: Path) -> None:
     folder, _ = searched
-    copy = tmp_path / "m"
-    copy.mkdir()
-    for p in folder.iterdir():
-        (copy / p.name).write_bytes(p.read_bytes())
+    copy = _copy_of(folder, tmp_path / "m")
     lines = [json.loads(t) for t in (copy / LOG_FILE).read_text().splitlines()]
     gen = next(x for x in lines if x["kind"] == "generation")
     gen["candidates"][0][0] += 1e-9
@@ -460,10 +462,7 @@ def test_a_round_whose_field_is_edited_does_not_replay(
     searched: tuple[Path, Any], tmp_path: Path, edit: Any
 ) -> None:
     folder, _ = searched
-    copy = tmp_path / "m"
-    copy.mkdir()
-    for p in folder.iterdir():
-        (copy / p.name).write_bytes(p.read_bytes())
+    copy = _copy_of(folder, tmp_path / "m")
     lines = [json.loads(t) for t in (copy / LOG_FILE).read_text().splitlines()]
     edit(next(x for x in lines if x["kind"] == "round"))
     (copy / LOG_FILE).write_text("".join(json.dumps(x) + "\n" for x in lines))
