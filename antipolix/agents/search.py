@@ -813,20 +813,16 @@ class SearchAgent(TunedAgent):
         width: int = 4,
     ) -> None:
         super().__init__(army, min_think, max_think, weights)
-        for name, value, low, high in (
-            ("rollouts", rollouts, 0, MAX_ROLLOUTS),
-            ("depth", depth, 0, MAX_DEPTH),
-            ("width", width, 1, len(SCRIPTS)),
+        styles = f" (the styles: {', '.join(SCRIPT_NAMES)})"
+        for name, value, low, high, why in (  # (the kernel reads them as float64 numbers)
+            ("rollouts", rollouts, 0, MAX_ROLLOUTS, ""),
+            ("depth", depth, 0, MAX_DEPTH, ""),
+            ("width", width, 1, len(SCRIPTS), styles),
         ):
             if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
                 raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-            if name != "width" and value > high:  # (the kernel reads them as float64 numbers)
-                raise ValueError(f"{name} must be at most {high:,}, got {value:,}")
-        if width > len(SCRIPTS):
-            raise ValueError(
-                f"width must be at most {len(SCRIPTS)} (the styles: {', '.join(SCRIPT_NAMES)}), "
-                f"got {width!r}"
-            )
+            if value > high:
+                raise ValueError(f"{name} must be at most {high:,}{why}, got {value:,}")
         self.rollouts, self.depth, self.width = int(rollouts), int(depth), int(width)
 
     def params(self) -> dict[str, Any]:
