@@ -45,7 +45,7 @@ import numpy.typing as npt
 
 from antipolix.errors import ArmyError, RulesError
 from antipolix.events import Event
-from antipolix.files import text_file
+from antipolix.files import parse_json, text_file
 from antipolix.jit import kernel
 from antipolix.messages import Command, Delivered, Message
 from antipolix.observation import UNKNOWN_TRAIT, Observation, Told, observe_k
@@ -202,8 +202,8 @@ def parse_value(text: str) -> Any:
     if lowered in ("none", "null"):
         return None
     try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):  # (also an integer too long to convert, or nesting)
+        value = parse_json(text)
+    except ValueError:
         return text.strip()
     return value if isinstance(value, (int, float)) else text.strip()
 

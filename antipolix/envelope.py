@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from antipolix.errors import ReplayError
-from antipolix.files import write_atomically
+from antipolix.files import parse_json, write_atomically
 
 FORMAT = "antipolix-replay"
 MAX_REPLAY_BYTES = 64 * 2**20  # a replay may hold (decompressed) at most this much ...
@@ -193,9 +193,8 @@ def _records(path: Path, stream: Any, check: Check, most: int) -> list[Record]:
 
 def _parse(path: Path, number: int, text: bytes) -> Record:
     try:
-        obj = json.loads(text)
-    except (ValueError, RecursionError):  # (not JSON or not UTF-8; nested too deep; an
-        # integer of more digits than Python converts)
+        obj = parse_json(text)
+    except ValueError:  # (not JSON, not UTF-8, nested too deep, an integer too long)
         if number == 1:
             raise ReplayError(f"{path} is not an antipolix replay (line 1 is not JSON)") from None
         raise ReplayError(f"replay {path} is corrupt: line {number} is not JSON") from None
