@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import json
 import secrets
 import socket
 import sys
@@ -36,6 +35,7 @@ from typing import Any, cast
 
 from antipolix.codec import parse_override, with_options
 from antipolix.errors import AntipolixError, RulesError
+from antipolix.files import parse_json
 from antipolix.games.host import flat
 from antipolix.limits import check_seed, check_size
 from antipolix.rules import Rules
@@ -806,8 +806,8 @@ async def _body(request: Any) -> dict[str, Any] | None:
             return None
         chunks.append(chunk)
     try:
-        data = json.loads(b"".join(chunks) or b"{}")
-    except (ValueError, RecursionError):
+        data = parse_json(b"".join(chunks) or b"{}")
+    except ValueError:
         return None
     return data if isinstance(data, dict) else None
 

@@ -27,13 +27,13 @@ playing its built-in agents again over their observations so that they remember 
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
 from antipolix.errors import AntipolixError
+from antipolix.files import parse_json
 from antipolix.server.protocol import encode_line
 
 FORMAT = "antipolix-served-game"
@@ -109,8 +109,8 @@ def read_journal(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], int]
                         raise JournalError(f"journal {path}: line {len(records) + 1} is too long")
                     break  # torn by a crash: dropped
                 try:
-                    record = json.loads(line)
-                except (ValueError, RecursionError):
+                    record = parse_json(line)
+                except ValueError:
                     raise JournalError(
                         f"journal {path}: line {len(records) + 1} is not JSON"
                     ) from None
