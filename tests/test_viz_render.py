@@ -271,6 +271,27 @@ def test_cli_writes_a_png(replay_path: Path, tmp_path: Path, capsys) -> None:
     assert imageio.imread(out).shape[:2] == (240, 320)
 
 
+@pytest.mark.parametrize("layers", [1, 2])
+def test_cli_shows_a_universe_of_one_or_two_boards(
+    layers: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A replay on a universe of fewer than three boards is shown in every mode and as a web
+    page without naming boards (every view of one was refused: "board 2 is outside the
+    universe")."""
+    path = tmp_path / "thin.apx.json.gz"
+    code = main(
+        ["play", "--agents", "greedy,greedy", "--rule", f"shape={layers},6,6",
+         "--rule", "budget=12", "--rule", "max_turns=12", "--seed", "4", "--replay", str(path)]
+    )  # fmt: skip
+    assert code == 0
+    for mode in ("universe", "boards", "slice"):
+        out = tmp_path / f"{mode}.png"
+        code = main(["view", str(path), "--mode", mode, "--size", "320,240", "--png", str(out)])
+        assert code == 0 and imageio.imread(out).shape[:2] == (240, 320), capsys.readouterr().err
+    assert main(["view", str(path), "--html", str(tmp_path / "thin.html")]) == 0
+    assert "antipolix: error" not in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

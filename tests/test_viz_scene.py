@@ -7,6 +7,7 @@ played once per module; the tests compare each scene with the replay's truth and
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +22,7 @@ from antipolix.observation import UNKNOWN_TRAIT
 from antipolix.pieces import Trait
 from antipolix.replay import Replay
 from viz import View, ViewError, build_scene
-from viz.scene import Projection
+from viz.scene import PlayerEntry, Projection
 
 ARMY = ["army+chief", "army+invisible", "hovercraft", "fortress", "hovercraft+teleporter", "army"]
 
@@ -183,6 +184,13 @@ def test_eliminations_and_winner_in_the_legend(replay: Replay) -> None:
     assert last.turn == replay.last_turn
     if winner is not None:
         assert "winner" in last.players[winner].text and "wins" in last.title
+
+
+def test_the_legend_counts_one_piece_in_the_singular() -> None:
+    entry = PlayerEntry(player=0, agent="greedy", colour="#000080", pieces=1, alive=True, note="")
+    assert entry.text == "P0 greedy: 1 piece"
+    assert replace(entry, pieces=2).text == "P0 greedy: 2 pieces"
+    assert replace(entry, seen=True).text == "P0 greedy: 1 seen"
 
 
 def test_in_between_frames_glide(replay: Replay) -> None:

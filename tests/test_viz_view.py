@@ -118,3 +118,19 @@ def test_view_validates_its_options() -> None:
         View(mode="slice", slice=9).check((3, 6, 6))
     with pytest.raises(ViewError, match="turn 11"):
         state(turn=11)
+
+
+def test_boards_not_given_are_the_first_three_or_as_many_as_the_universe_has() -> None:
+    """A universe of one or two boards (R1 allows P = 1 and 2) is viewed in every mode: the
+    boards not given are those it has (every view of such a replay was refused: "board 2 is
+    outside the universe", boards the user never named)."""
+    assert View().check((8, 16, 16)).boards == (0, 1, 2)
+    assert View(mode="boards").check((2, 6, 6)).boards == (0, 1)
+    assert View(mode="boards", axis="y").check((2, 6, 6)).boards == (0, 1, 2)
+    assert View().check((1, 8, 8)).boards == (0,)
+    with pytest.raises(ViewError, match="board 2 is outside the universe"):
+        View(mode="boards", boards=(0, 1, 2)).check((2, 6, 6))  # named: refused
+    s = ViewerState(shape=(2, 6, 6), players=2, last_turn=3)
+    assert s.key("v") and s.view.mode == "boards" and s.view.boards == (0, 1)
+    assert not s.key("u")  # both boards shown: nowhere to move
+    assert s.key("p") and s.view.axis == "y" and s.view.boards == (0, 1, 2)

@@ -84,7 +84,10 @@ VIEW_OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
             "type": _arg(parse_boards),
             "default": None,
             "metavar": "A,B,C",
-            "help": "which three boards --mode boards shows (default 0,1,2)",
+            "help": (
+                "which three boards --mode boards shows (default: the first three, or as many "
+                "as the axis has)"
+            ),
         },
     ),
     (

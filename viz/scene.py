@@ -129,7 +129,8 @@ class PlayerEntry:
 
     @property
     def text(self) -> str:
-        count = f"{self.pieces} {'seen' if self.seen else 'pieces'}"
+        noun = "seen" if self.seen else "piece" if self.pieces == 1 else "pieces"
+        count = f"{self.pieces} {noun}"
         if not self.alive:
             return f"P{self.player} {self.agent}: {self.note or 'out'}"
         return f"P{self.player} {self.agent}: {count}" + (f", {self.note}" if self.note else "")

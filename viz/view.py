@@ -66,7 +66,8 @@ class View:
     - ``mode``: ``universe`` (every cell), ``boards`` (the slices ``boards`` along ``axis``,
       spread apart) or ``slice`` (the single slice ``slice`` along ``axis``);
     - ``axis``: ``z`` (the default: the P boards of the universe), ``y`` or ``x``;
-    - ``boards``: 1 to 3 distinct slice indices (default the first three);
+    - ``boards``: 1 to 3 distinct slice indices (default ``()``: the first three along the
+      axis, or as many as the universe has, chosen by :meth:`check`);
     - ``layout``: boards ``row`` (side by side) or ``stack`` (one above the other);
     - ``fog``: ``None`` for the truth (R12: what the replay records), or a player whose
       observation is shown (R6: enemy invisible pieces absent, other players' traits unknown,
@@ -77,7 +78,7 @@ class View:
 
     mode: Mode = "universe"
     axis: Axis = "z"
-    boards: tuple[int, ...] = (0, 1, 2)
+    boards: tuple[int, ...] = ()
     slice: int = 0
     layout: Layout = "row"
     fog: int | None = None
@@ -96,7 +97,7 @@ class View:
             boards = tuple(_index(b, "a board index") for b in boards)
         except TypeError:
             raise ViewError(f"boards must be 1 to 3 slice indices, got {self.boards!r}") from None
-        if not 1 <= len(boards) <= 3 or len(set(boards)) != len(boards):
+        if len(boards) > 3 or len(set(boards)) != len(boards):
             raise ViewError(f"boards must be 1 to 3 distinct slice indices, got {self.boards!r}")
         object.__setattr__(self, "boards", tuple(sorted(boards)))
         object.__setattr__(self, "slice", _index(self.slice, "slice"))
@@ -119,9 +120,12 @@ class View:
     def check(self, shape: tuple[int, int, int], players: int | None = None) -> View:
         """This view, checked against a universe of ``shape`` (and a number of players).
 
-        Boards and slice must lie along the axis; a fog player must exist.
+        Boards and slice must lie along the axis; a fog player must exist. Boards not given are
+        the first three along the axis, or as many as it has (a universe of one or two boards).
         """
         length = shape[self.axis_index]
+        if not self.boards:
+            return replace(self, boards=tuple(range(min(3, length)))).check(shape, players)
         bad = [b for b in self.boards if not 0 <= b < length]
         if bad:
             raise ViewError(

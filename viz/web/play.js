@@ -223,7 +223,8 @@
       const count = pieces.filter((x) => x.owner === p).length;
       const you = p === G.seat ? " (you)" : "";
       const alive = living.includes(p);
-      const what = !alive && mine !== "truth" ? "out" : count + (p === mine || mine === "truth" ? " pieces" : " seen");
+      const noun = p === mine || mine === "truth" ? (count === 1 ? " piece" : " pieces") : " seen";
+      const what = !alive && mine !== "truth" ? "out" : count + noun;
       return [p, alive ? 1 : 0, "P" + p + " " + s.name + you + ": " + what];
     });
   }
