@@ -251,6 +251,21 @@ def test_view_draws_a_2d_game_as_a_page_and_a_picture(
     assert "drawn as a page (--html) or a picture (--png)" in err
 
 
+def test_the_2d_pictures_legend_lies_within_the_picture(sight_replay: Path) -> None:
+    """The legend of a 2D game's picture (each seat's agent and place) is wholly inside it:
+    pyvista's loc="lower right" took the box's height for its width, which put most of the
+    legend past the picture's right edge ("seat 0: rando")."""
+    from viz.render2d import _legend, _plotter
+
+    plotter = _plotter((640, 400))
+    try:
+        legend = _legend(plotter, replays.load(sight_replay))
+        (x, y), (w, h) = legend.GetPosition(), legend.GetPosition2()
+    finally:
+        plotter.close()
+    assert x > 0.5 and x + w <= 1.0 and y > 0.0 and y + h < 0.5  # the lower right corner
+
+
 def test_demo_of_sight_plays_prints_its_boards_and_draws_its_end(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -134,13 +134,23 @@ def _plotter(window_size: Sequence[int]) -> pv.Plotter:
     return plotter
 
 
-def _legend(plotter: pv.Plotter, replay: GameReplay) -> None:
+LEGEND_MARGIN = 0.02  # of the picture, between the legend and its corner
+
+
+def _legend(plotter: pv.Plotter, replay: GameReplay) -> Any:
+    """The seats' legend (agent and place, in each seat's colour) in the lower right corner;
+    returns its actor."""
     entries = [
         [f"seat {s}: {name} (place {replay.result.places[s] + 1:g})", player_colour(s)]
         for s, name in enumerate(replay.agents)
     ]
-    size = (0.36, 0.06 * len(entries) + 0.02)
-    plotter.add_legend(entries, bcolor="#FAFAF8", size=size, loc="lower right", face=None)  # type: ignore[arg-type]
+    size = (0.28, 0.045 * len(entries) + 0.02)
+    legend = plotter.add_legend(entries, bcolor="#FAFAF8", size=size, face=None)  # type: ignore[arg-type]
+    # in the lower right corner, placed here: pyvista's loc="lower right" takes the box's
+    # height for its width (map_loc_to_pos, 0.49), which pushed a wide legend off the picture
+    legend.SetPosition(1.0 - size[0] - LEGEND_MARGIN, LEGEND_MARGIN)
+    legend.SetPosition2(*size)
+    return legend
 
 
 def save_png_2d(
