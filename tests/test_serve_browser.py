@@ -188,6 +188,11 @@ def test_a_human_plays_a_whole_game_against_greedy_in_the_browser(
             )
         result_text = page.inner_text("#result")
         inbox = state["inbox"]
+        # the slider's steps: each turn played, "of" how many were played, then the end
+        page.evaluate(f"apx.setTurn({state['shown']})")
+        last_turn_text = page.inner_text("#turn-text")
+        page.evaluate(f"apx.setTurn({state['shown'] + 1})")
+        end_text, end_log = page.inner_text("#turn-text"), page.inner_text("#log")
     replay = load_replay(replay_path)
     assert verify(replay).turns_checked == replay.last_turn  # every event replays (R12)
     # what the page showed, turn by turn, is what the replay says seat 0 saw (R6)
@@ -220,4 +225,6 @@ def test_a_human_plays_a_whole_game_against_greedy_in_the_browser(
     name = {0: "ada", 1: "greedy-1"}
     expected = "draw" if result.winner is None else f"P{result.winner} {name[result.winner]} wins"
     assert result_text.startswith(expected) and f"after {result.turns} turns" in result_text
+    assert last_turn_text == f"turn {result.turns} of {result.turns}"  # (the end is no turn)
+    assert end_text == "the end" and end_log.startswith("the end:")
     assert inbox[0] == "good luck, greedy"

@@ -357,7 +357,8 @@
     truth.t = "AntipoliX · the end · " + text;
     truth.e = legendDelta(f.truth, r.winner === null ? [] : [r.winner], "truth");
     truth.g = [text + ", after " + r.turns + " turns"];
-    const own = { t: truth.t, g: truth.g };
+    truth.n = "the end";  // (a step of its own, not a turn: the slider says so)
+    const own = { t: truth.t, g: truth.g, n: truth.n };
     window.apx.addTurn([own, truth]); // (the renderer's last turn, one past G.shown)
     $("fog").disabled = false;
     $("fog").value = "1";

@@ -741,11 +741,14 @@
     function updatePanels() {
       const V = views[S.view];
       const d = D.turns[S.turn][S.view];
-      const title = d.t || "AntipoliX · turn " + S.turn + " of " + LAST;
+      // a step may carry a name (n): the live page's last one, the end, is no turn played
+      const played = LAST - (D.turns[LAST][S.view].n ? 1 : 0);
+      const step = d.n || "turn " + S.turn + " of " + played;
+      const title = d.t || "AntipoliX · " + step;
       $("title").textContent = title;
       $("subtitle").textContent = where() + " · " + V.seen;
       slider.value = String(S.turn);
-      $("turn-text").textContent = "turn " + S.turn + " of " + LAST;
+      $("turn-text").textContent = step;
       document.title = title;
       const list = $("players");
       list.textContent = "";
@@ -766,7 +769,7 @@
       else if (S.turn === 0) log.textContent = "turn 0: the position after placement";
       else {
         const lines = d.g || [];
-        log.innerHTML = "<b>turn " + S.turn + ":</b>" + (lines.length ? "" : " no events seen") + told
+        log.innerHTML = "<b>" + escapeHtml(d.n || "turn " + S.turn) + ":</b>" + (lines.length ? "" : " no events seen") + told
           + lines.map((s) => "\n" + (s.includes("ELIMINATED") ? '<span class="out">' + escapeHtml(s) + "</span>" : escapeHtml(s))).join("");
       }
       $("play").classList.toggle("playing", S.playing);
