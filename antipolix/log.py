@@ -274,7 +274,8 @@ def summary_lines(
         state = "alive" if p in game.living else "out"
         timer = game.timers.get(p)
         clock = f", {timer:.1f} s left on its timer" if timer is not None else ""
-        text = f"  {seat[p]:<16} {len(mine):3d} pieces, {points:3d} points"
+        noun = "piece, " if len(mine) == 1 else "pieces,"  # (the columns stay aligned)
+        text = f"  {seat[p]:<16} {len(mine):3d} {noun} {points:3d} points"
         if placed is not None:
             won = sum(1 for x in mine if placed.get(x.id, p) != p)
             text += f", {won:3d} taken"

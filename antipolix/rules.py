@@ -39,6 +39,7 @@ MAX_TURNS = 10**9
 # which no board beyond these sides has room for
 MAX_SIDE = 2**11
 MAX_LAYERS = 2**22
+MIN_PLAYERS, MAX_PLAYERS = 2, 10  # seats at the table (R3)
 
 
 class Tables(NamedTuple):
@@ -127,8 +128,11 @@ class Rules:
                 f"shape must be (P, N, N) with P at most {MAX_LAYERS:,} and N at most "
                 f"{MAX_SIDE:,} (R1), got ({p:,}, {n:,}, {n:,})"
             )
-        if not is_plain_int(self.players) or not 2 <= self.players <= 10:
-            out.append(f"players must be an integer from 2 to 10, got {self.players!r}")
+        if not is_plain_int(self.players) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            out.append(
+                f"players must be an integer from {MIN_PLAYERS} to {MAX_PLAYERS}, got "
+                f"{self.players!r}"
+            )
         if self.budget is not None and (not is_plain_int(self.budget) or self.budget < 0):
             out.append(f"budget must be None or an integer >= 0, got {self.budget!r}")
         elif self.budget is not None and self.budget > MAX_BUDGET:

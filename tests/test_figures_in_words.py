@@ -89,6 +89,25 @@ def test_the_summary_prints_shares_with_their_fair_share_per_variant(study: Resu
     assert "win rate" not in text  # the share of seat-games, with no fair share beside it
 
 
+def _pieces(count: int) -> str:
+    return "1 piece" if count == 1 else f"{count} pieces"
+
+
+def test_a_games_summary_counts_one_piece_in_the_singular(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Armies of one piece (a budget of 3 buys the chief alone, R3) and a seat holding one at
+    the end read "1 piece", in columns that stay aligned (they read "1 pieces")."""
+    argv = ["play", "--agents", "greedy,greedy", "--rule", "shape=2,6,6", "--rule", "budget=3"]
+    assert main([*argv, "--rule", "max_turns=20", "--seed", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "army of P0 (greedy, 1 piece, 3 points): 1× army+chief" in out
+    rows = [line for line in out.splitlines() if line.startswith("  P")]
+    assert rows and all(re.search(r"  1 piece,  +3 points, ", row) for row in rows), rows
+    assert len({row.index("points") for row in rows}) == 1
+    assert "1 pieces" not in out
+
+
 def test_a_games_summary_says_what_its_points_and_pieces_count(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -105,13 +124,13 @@ def test_a_games_summary_says_what_its_points_and_pieces_count(
         army = start.pieces(seat)
         cost = sum(replay.rules.piece_cost(p.type, p.trait) for p in army)
         assert (
-            f"army of P{seat} ({replay.agents[seat]}, {len(army)} pieces, {cost} points): " in out
+            f"army of P{seat} ({replay.agents[seat]}, {_pieces(len(army))}, {cost} points): " in out
         )
         held = end.pieces(seat)
         points = sum(replay.rules.piece_cost(p.type, p.trait) for p in held)
         taken = sum(1 for p in held if placed[p.id] != seat)
         assert re.search(
-            rf"^  P{seat} \({replay.agents[seat]}\) +{len(held)} pieces, +{points} points, "
+            rf"^  P{seat} \({replay.agents[seat]}\) +{_pieces(len(held))}, +{points} points, "
             rf"+{taken} taken ",
             out,
             re.M,

@@ -205,7 +205,11 @@ def test_cli_reports_invalid_rules_without_a_traceback() -> None:
         cwd=ROOT,
     )
     assert proc.returncode == 2
-    assert "players must be an integer from 2 to 10, got 1" in proc.stderr
+    # the players are the agents given: a lone agent is told so, not "players ... got 1"
+    assert (
+        "AntipoliX seats 2 to 10 players (R3), but 1 agent is given: --agents names one agent "
+        "a seat" in proc.stderr
+    )
     assert "Traceback" not in proc.stderr
 
 

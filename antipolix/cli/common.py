@@ -28,7 +28,7 @@ from antipolix.errors import AntipolixError, RulesError, shown
 from antipolix.games import host
 from antipolix.limits import check_seed, check_size, size_warning
 from antipolix.rulebook import DOC
-from antipolix.rules import Rules
+from antipolix.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 
 # The game the command line names (``--game``), read before the parsers are built.
 GAME: contextvars.ContextVar[str] = contextvars.ContextVar("game", default=games.DEFAULT)
@@ -269,15 +269,24 @@ def _rules_from_args(args: argparse.Namespace, players: int | None) -> Rules:
         args.rules is not None and "players" in load_rules_table(args.rules)
     )
     if players is not None and not explicit:
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:  # (the agents are the players)
+            raise RulesError(
+                f"AntipoliX seats {MIN_PLAYERS} to {MAX_PLAYERS} players (R3), but "
+                f"{_seats_given(players)}"
+            )
         # the agents' count with the other options, checked once at it: checked first at the
         # default's 4 players, --rule shape=2,5,5 was refused a 2-player game it allows (R3)
         options.append(("players", players))
     rules = with_options(base, options)
     if players is not None and rules.players != players:
-        raise RulesError(
-            f"the rules are for {rules.players} players but {players} agents are given"
-        )
+        raise RulesError(f"the rules are for {rules.players} players but {_seats_given(players)}")
     return rules
+
+
+def _seats_given(agents: int) -> str:
+    """What ``--agents`` gave, for a refusal: the players are the agents, one a seat."""
+    given = "1 agent is given" if agents == 1 else f"{agents} agents are given"
+    return f"{given}: --agents names one agent a seat"
 
 
 def agents_from_names(names: list[str]) -> list[Agent]:
@@ -302,9 +311,7 @@ def game_rules(game: Any, args: argparse.Namespace, players: int | None = None) 
     if not explicit and config.players != players:
         return host.with_options(game, config, [("players", players)])
     if config.players != players:
-        raise RulesError(
-            f"the rules are for {config.players} players but {players} agents are given"
-        )
+        raise RulesError(f"the rules are for {config.players} players but {_seats_given(players)}")
     return config
 
 

@@ -134,7 +134,8 @@ def play_and_print(
         for seat, army in enumerate(played.armies):
             cost = sum(rules.piece_cost(p.type, p.trait) for p in army)
             print(
-                f"army of P{seat} ({played.agents[seat]}, {len(army)} pieces, {cost} points): "
+                f"army of P{seat} ({played.agents[seat]}, {len(army)} "
+                f"{'piece' if len(army) == 1 else 'pieces'}, {cost} points): "
                 f"{army_text(army)}"
             )
 
