@@ -116,18 +116,19 @@ def _shape_problem(data: Mapping[str, Any]) -> str | None:
     agents, specs, plan = data.get("agents"), data.get("agent_specs"), data.get("plan")
     if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
         return "its agents are not a list of agent names"
-    if not isinstance(specs, list) or len(specs) != len(agents):
-        return "its agent_specs are not a list of one record per agent"
-    if not all(isinstance(spec, dict) for spec in specs):
+    if (
+        not isinstance(specs, list)
+        or len(specs) != len(agents)
+        or not all(isinstance(spec, dict) for spec in specs)
+    ):
         return "its agent_specs are not a list of one record per agent"
     numbers = [data.get(k) for k in ("players", "games_per_lineup", "seed")]
     if not all(type(v) is int and v >= 0 for v in numbers):
         return "its players, games_per_lineup and seed are not integers >= 0"
     if not isinstance(data.get("seating"), str) or not isinstance(data.get("rules"), dict):
         return "its seating is not a word or its rules not a table"
-    if not isinstance(plan, dict) or not isinstance(plan.get("sittings"), list):
-        return "its plan is not a table of sittings"
-    if not all(isinstance(sitting, dict) for sitting in plan["sittings"]):
+    sittings = plan.get("sittings") if isinstance(plan, dict) else None
+    if not isinstance(sittings, list) or not all(isinstance(x, dict) for x in sittings):
         return "its plan is not a table of sittings"
     return None
 

@@ -38,7 +38,7 @@ from antipolix.errors import AntipolixError, RulesError
 from antipolix.files import parse_json
 from antipolix.games.host import flat
 from antipolix.limits import check_seed, check_size
-from antipolix.rules import Rules
+from antipolix.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from antipolix.server import direct
 from antipolix.server.agents import AgentHost, agent_host
 from antipolix.server.journal import SUFFIX
@@ -835,7 +835,7 @@ def _game_request(body: Mapping[str, Any]) -> dict[str, Any]:
     # checked once together (R3), not first at the default's 4 players
     options = [*flat(table).items(), *(parse_override(o) for o in overrides)]
     count = len(seats) if isinstance(seats, list) else seats.count(",") + 1
-    seated = 2 <= count <= 10  # (else the seats are refused for themselves, check_game)
+    seated = MIN_PLAYERS <= count <= MAX_PLAYERS  # (else refused for themselves, check_game)
     if seated and all(key != "players" for key, _ in options):
         options.append(("players", count))
     rules = with_options(Rules(), options)

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from antipolix.agents import Agent, agent_label, agent_named
 from antipolix.errors import AntipolixError
+from antipolix.rules import MAX_PLAYERS, MIN_PLAYERS
 
 SeatKind = Literal["human", "bot", "agent"]
 REMOTE: tuple[SeatKind, ...] = ("human", "bot")
@@ -95,6 +96,6 @@ def parse_seats(text: str | Sequence[str]) -> tuple[SeatSpec, ...]:
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise SeatError(f"the player name {twice[0]!r} sits in two seats (names are per player)")
-    if not 2 <= len(seats) <= 10:
-        raise SeatError(f"a game has 2 to 10 seats (R3), got {len(seats)}")
+    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+        raise SeatError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} seats (R3), got {len(seats)}")
     return seats
