@@ -5,7 +5,6 @@ order, and every legal order of the action space is allowed), rewards by finishi
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -35,6 +34,7 @@ from antipolix.env import (
 from antipolix.errors import PhaseError, RulesError
 from antipolix.events import Fate
 from antipolix.play import play_game
+from tests.markdown import python_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = {"players": 2, "shape": (4, 8, 8)}
@@ -635,9 +635,7 @@ def test_example_script_runs() -> None:
 
 
 def test_readme_env_example_plays_a_game() -> None:
-    text = (ROOT / "README.md").read_text()
-    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
-    blocks = [b for b in blocks if "antipolix.env" in b]
+    blocks = [b for b in python_blocks((ROOT / "README.md").read_text()) if "antipolix.env" in b]
     assert len(blocks) == 1, "the README lost its env example"
     scope: dict[str, Any] = {}
     exec(compile(blocks[0], "README.md", "exec"), scope)

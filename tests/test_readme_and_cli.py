@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from antipolix.cli import main
+from tests.markdown import FENCE, code_blocks, python_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -19,8 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_readme_python_examples_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    text = (ROOT / "README.md").read_text()
-    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    blocks = python_blocks((ROOT / "README.md").read_text())
     assert len(blocks) >= 2, "README lost its python examples"
     monkeypatch.chdir(tmp_path)  # examples may write files
     engine: dict[str, object] = {}
@@ -32,6 +32,31 @@ def test_readme_python_examples_run(
     replay = agents["replay"]
     assert replay.result == agents["result"]  # type: ignore[attr-defined]
     assert (tmp_path / "game.apx.json.gz").is_file()
+
+
+def _markdown_files() -> list[Path]:
+    """The project's Markdown files (not those of .venv, caches or what examples write)."""
+    skip = {"runs", "out", "node_modules"}
+    return sorted(
+        p
+        for p in ROOT.rglob("*.md")
+        if not any(part.startswith(".") or part in skip for part in p.relative_to(ROOT).parts)
+    )
+
+
+@pytest.mark.parametrize("path", _markdown_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_markdown_code_blocks_are_closed_where_they_end(path: Path) -> None:
+    """A fence left open turns the prose after it into code when the page is rendered, up to
+    the next bare fence (the README's Python API section showed its notes and the next heading
+    as one code block): no block may run to the end of its file, or hold a line that opens a
+    block of its own (a fence with a language), which is what a block left open swallows."""
+    text = path.read_text(encoding="utf-8")
+    fences = sum(bool(FENCE.match(line)) for line in text.splitlines())
+    blocks = code_blocks(text)
+    for block in blocks:
+        opening = [line for line in block.text.splitlines() if FENCE.match(line)]
+        assert not opening, f"{path.name}:{block.line}: the block holds a fence: {opening[0]!r}"
+    assert fences == 2 * len(blocks), f"{path.name}: a code block is left open at its end"
 
 
 def test_cli_demo_prints_summary_and_writes_a_replay(
@@ -216,7 +241,7 @@ def test_cli_reports_invalid_rules_without_a_traceback() -> None:
 def test_readme_says_where_the_command_is_and_git_ignores_what_its_examples_write() -> None:
     text = (ROOT / "README.md").read_text()
     assert "`.venv/bin/antipolix ...`" in text and "source .venv/bin/activate" in text
-    code = "\n".join(re.findall(r"```(?:bash|python)\n(.*?)```", text, flags=re.S))
+    code = "\n".join(b.text for b in code_blocks(text) if b.info in ("bash", "python"))
     code += "\n" + "\n".join(re.findall(r"`([^`\n]+)`", text))  # inline examples too
     files = set(re.findall(r"[\w./-]+\.(?:apx\.json\.gz|png|gif|mp4|html)\b", code))
     folders = set(re.findall(r"\b(?:runs|out)/[\w-]+", code))
