@@ -81,6 +81,18 @@ class Player:
         page.click('#shop button[data-item="army"][aria-label="more"]')
         page.click('#shop button[data-item="hovercraft"][aria-label="more"]')
         assert self.state()["cost"] == 8  # chief army 3, army 3, hovercraft 2: the budget (R3)
+        # nothing more fits the budget, so no "+" can be pressed; "-" only where some are bought
+        more = page.eval_on_selector_all(
+            '#shop button[aria-label="more"]', "bs => bs.map(b => b.disabled)"
+        )
+        fewer = page.eval_on_selector_all(
+            '#shop button[aria-label="fewer"]', "bs => bs.map(b => [b.dataset.item, b.disabled])"
+        )
+        assert more and all(more)
+        assert [item for item, off in fewer if not off] == ["army", "hovercraft"]
+        # each price on one line ("12 pts" wrapped to two in a narrow column)
+        heights = page.eval_on_selector_all("#shop td.c", "cs => cs.map(c => c.clientHeight)")
+        assert max(heights) == min(heights)
         page.check('input[name="where"][value="choose"]')
         zone = page.evaluate("apxPlay.zone()")
         for cell in zone:

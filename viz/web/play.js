@@ -454,6 +454,8 @@
     const cost = armyCost();
     $("spent").textContent = cost + " of " + w.budget + " points";
     $("spent").classList.toggle("over", cost > w.budget);
+    $("shop").querySelectorAll('button[aria-label="more"]').forEach((b) => { b.disabled = cost + w.costs[b.dataset.item] > w.budget; });
+    $("shop").querySelectorAll('button[aria-label="fewer"]').forEach((b) => { b.disabled = G.army.counts[b.dataset.item] === 0; });
     $("place").disabled = cost > w.budget || (G.army.where === "choose" && G.army.cells.length < armyItems().length);
     const items = armyItems();
     const zone = w.zone;
