@@ -226,6 +226,7 @@ def test_view_draws_a_2d_game_as_a_page_and_a_picture(
 ) -> None:
     from PIL import Image
 
+    from antipolix.games.sight.scene import SIDE_COLOURS
     from viz.board2d import read_page_data
     from viz.palette import player_colour, rgb
 
@@ -244,9 +245,13 @@ def test_view_draws_a_2d_game_as_a_page_and_a_picture(
                               if m.kind == "piece")  # fmt: skip
     assert len(data["actions"]) == replay.last_turn + 1 and data["actions"][0] == []
     image = np.asarray(Image.open(png).convert("RGB")).astype(int)
-    for seat in (0, 1):  # each seat's pieces are drawn in its colour
-        near = np.abs(image - rgb(player_colour(seat)).astype(int)).sum(axis=2) < 30
+    for seat in (0, 1):  # each seat's pieces in its side's colour (S2: White light, Black dark)
+        near = np.abs(image - rgb(SIDE_COLOURS[seat]).astype(int)).sum(axis=2) < 30
         assert near.sum() > 500, seat
+        palette = np.abs(image - rgb(player_colour(seat)).astype(int)).sum(axis=2) < 30
+        assert palette.sum() < 50, seat  # not the palette's (seat 0 navy: White drawn dark)
+    assert {s: p["colour"] for s, p in enumerate(data["players"])} == dict(enumerate(SIDE_COLOURS))
+    assert all(t["colours"] == list(SIDE_COLOURS) for t in data["views"][0]["turns"])
     err = _refused(["view", str(sight_replay), "--gif", str(tmp_path / "g.gif")], capsys)
     assert "drawn as a page (--html) or a picture (--png)" in err
 
@@ -259,7 +264,8 @@ def test_the_2d_pictures_legend_lies_within_the_picture(sight_replay: Path) -> N
 
     plotter = _plotter((640, 400))
     try:
-        legend = _legend(plotter, replays.load(sight_replay))
+        replay = replays.load(sight_replay)
+        legend = _legend(plotter, replay, replay.game.scene(replay.state_at(replay.last_turn)))
         (x, y), (w, h) = legend.GetPosition(), legend.GetPosition2()
     finally:
         plotter.close()

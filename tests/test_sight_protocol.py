@@ -21,6 +21,7 @@ from antipolix.games.sight import GAME, SightConfig, SightState
 from antipolix.games.sight import actions as act
 from antipolix.games.sight.board import segments
 from antipolix.games.sight.position import ADDS
+from antipolix.games.sight.scene import SIDE_COLOURS
 from antipolix.games.sight.state import position_of
 
 
@@ -242,11 +243,36 @@ def test_sight_scene_draws_segments_points_pieces_and_the_last_action() -> None:
     assert {m.seat for m in pieces} == {0, 1}
     assert [m.label for m in pieces if m.at == (0.0, 2.0)] == ["2"]
     arrows = [m for m in scene.marks if m.kind == "arrow"]
-    assert [(a.at, a.to, a.seat) for a in arrows] == [((0.0, 0.0), (1.0, 1.0), 0)]
+    # the last action in the board's ink (seat None): a ring of White's would not show
+    assert [(a.at, a.to, a.seat) for a in arrows] == [((0.0, 0.0), (1.0, 1.0), None)]
     rings = [m for m in scene.marks if m.kind == "ring"]
-    assert [r.at for r in rings] == [(0.0, 2.0)]  # the addition
+    assert [(r.at, r.seat) for r in rings] == [((0.0, 2.0), None)]  # the addition
+    assert scene.colours == SIDE_COLOURS  # seat 0 plays White, seat 1 Black (S2)
     assert "Black (seat 1) to place" in scene.caption
     assert "Move (0, 0) → (1, 1)" in scene.caption
+
+
+def test_sight_scene_draws_each_seat_in_the_colour_it_plays_after_a_swap_too() -> None:
+    """White's stones are drawn light and Black's dark (S2), whichever seat plays them: after
+    a Swap (S4) seat 0 plays Black, and its colour in the scene is Black's."""
+    white, black = SIDE_COLOURS
+    assert _luminance(white) > 200 > 60 > _luminance(black)
+    state = SightState(SightConfig(pie=True))
+    state.apply({0: act.from_text(state.config, "place 2 2")})
+    assert GAME.scene(state).colours == (white, black)
+    (piece,) = [m for m in GAME.scene(state).marks if m.kind == "piece"]
+    assert piece.seat == 0
+    state.apply({1: act.SWAP})
+    scene = GAME.scene(state)
+    assert scene.colours == (black, white)
+    (piece,) = [m for m in scene.marks if m.kind == "piece"]
+    assert piece.seat == 1 and scene.colours[piece.seat] == white  # White's stone, seat 1's now
+    assert "White (seat 1)" in scene.caption or "Black (seat 0)" in scene.caption
+
+
+def _luminance(colour: str) -> float:
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b
 
 
 def test_sight_scene_of_a_finished_game_names_the_winner() -> None:

@@ -14,6 +14,7 @@ import pytest
 
 from antipolix.cli import main
 from antipolix.games import replays
+from antipolix.games.sight.scene import SIDE_COLOURS
 from tests.test_viz_browser import FLAGS, SIZE, _chromium_or_skip
 
 
@@ -26,6 +27,11 @@ def page_and_replay(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any
     page = folder / "sight.html"
     assert main(["view", str(replay), "--html", str(page)]) == 0
     return page, replays.load(replay)
+
+
+def _css_rgb(hex_colour: str) -> str:
+    r, g, b = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})"
 
 
 @pytest.fixture(scope="module")
@@ -61,6 +67,15 @@ def test_the_2d_page_draws_each_turn_the_scene_of_the_game(
     state = page.evaluate("apx.state()")
     assert state["turn"] == replay.last_turn and state["pieces"] == pieces(replay.last_turn)
     assert state["caption"] == replay.game.scene(replay.state_at(replay.last_turn)).caption
+    # each seat in its side's colour (S2: White's stones light, Black's dark), legend too
+    fills = page.eval_on_selector_all(
+        "circle.piece", "cs => cs.map(c => [Number(c.dataset.seat), c.getAttribute('fill')])"
+    )
+    assert set(map(tuple, fills)) == set(enumerate(SIDE_COLOURS))
+    swatches = page.eval_on_selector_all(
+        "#players .swatch", "ss => ss.map(s => getComputedStyle(s).backgroundColor)"
+    )
+    assert swatches == [_css_rgb(c) for c in SIDE_COLOURS]
     page.keyboard.press("Home")
     for turn in range(1, 4):  # the arrow key, turn by turn
         page.keyboard.press("ArrowRight")

@@ -75,6 +75,12 @@ def scene_at(replay: GameReplay, turn: int, fog: int | None = None) -> Scene2D:
     return scene
 
 
+def seat_colour(scene: Scene2D, seat: int) -> str:
+    """Seat ``seat``'s colour in ``scene``: its side's, when the game names the sides' colours
+    (Sight's White and Black), else the platform's palette."""
+    return scene.colours[seat] if scene.colours else player_colour(seat)
+
+
 def marks_data(scene: Scene2D) -> list[list[Any]]:
     """A scene's marks, compact: ``[kind, x, y, x2, y2, seat, label, size]`` (no second point:
     nulls; the board's ink: seat null)."""
@@ -96,7 +102,10 @@ def page_data(replay: GameReplay, fogs: Sequence[int | None], turn: int = 0) -> 
         turns = []
         for t in range(replay.last_turn + 1):
             scene = scene_at(replay, t, fog)
-            turns.append({"marks": marks_data(scene), "caption": scene.caption})
+            step: dict[str, Any] = {"marks": marks_data(scene), "caption": scene.caption}
+            if scene.colours:  # the sides' colours the game names (see Scene2D)
+                step["colours"] = list(scene.colours)
+            turns.append(step)
         views.append({"seat": fog, "turns": turns})
     actions: list[list[list[Any]]] = [[]] + [
         [[seat, text] for seat, text in replay.texts(t)] for t in range(1, replay.last_turn + 1)
@@ -113,7 +122,7 @@ def page_data(replay: GameReplay, fogs: Sequence[int | None], turn: int = 0) -> 
         "height": first.height,
         "last_turn": replay.last_turn,
         "players": [
-            {"seat": s, "agent": replay.agents[s], "colour": player_colour(s)}
+            {"seat": s, "agent": replay.agents[s], "colour": seat_colour(first, s)}
             for s in range(players)
         ],
         "places": list(outcome.places),
@@ -186,4 +195,12 @@ def _loaded(replay: GameReplay | str | Path) -> GameReplay:
     return check_2d(rp)
 
 
-__all__ = ["PAGE_FORMAT", "page_data", "page_html", "read_page_data", "save_html_2d", "scene_at"]
+__all__ = [
+    "PAGE_FORMAT",
+    "page_data",
+    "page_html",
+    "read_page_data",
+    "save_html_2d",
+    "scene_at",
+    "seat_colour",
+]

@@ -19,9 +19,8 @@ from antipolix.games import replays
 from antipolix.games.protocol import Mark, Scene2D
 from antipolix.games.replays import GameReplay
 from viz._env import prepare_headless
-from viz.board2d import check_2d, check_seat, check_turn_2d, scene_at
+from viz.board2d import check_2d, check_seat, check_turn_2d, scene_at, seat_colour
 from viz.outputs import DEFAULT_SIZE, check_output, check_size, written_atomically
-from viz.palette import player_colour
 
 prepare_headless()
 
@@ -38,14 +37,18 @@ def _xyz(at: tuple[float, float], z: float) -> tuple[float, float, float]:
     return float(at[0]), -float(at[1]), z  # board y runs down, the picture's up
 
 
-def _colour(mark: Mark) -> str:
-    return INK if mark.seat is None else player_colour(int(mark.seat))
+def _colour(mark: Mark, scene: Scene2D) -> str:
+    return INK if mark.seat is None else seat_colour(scene, int(mark.seat))
+
+
+def _luminance(colour: str) -> float:
+    v = int(colour.lstrip("#"), 16)
+    r, g, b = (v >> 16) & 255, (v >> 8) & 255, v & 255
+    return 0.299 * r + 0.587 * g + 0.114 * b
 
 
 def _ink_on(colour: str) -> str:
-    v = int(colour.lstrip("#"), 16)
-    r, g, b = (v >> 16) & 255, (v >> 8) & 255, v & 255
-    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#FFFFFF"
+    return INK if _luminance(colour) > 150 else "#FFFFFF"
 
 
 def draw_scene(plotter: pv.Plotter, scene: Scene2D, words: Sequence[str] = ()) -> None:
@@ -54,7 +57,7 @@ def draw_scene(plotter: pv.Plotter, scene: Scene2D, words: Sequence[str] = ()) -
     labels: list[tuple[tuple[float, float, float], str, str, int]] = []
     for i, mark in enumerate(scene.marks):
         z = i * LIFT
-        colour = _colour(mark)
+        colour = _colour(mark, scene)
         if mark.kind == "segment" and mark.to is not None:
             line = pv.Line(_xyz(mark.at, z), _xyz(mark.to, z))
             plotter.add_mesh(line, color=BOARD_INK, line_width=3, lighting=False)
@@ -137,15 +140,17 @@ def _plotter(window_size: Sequence[int]) -> pv.Plotter:
 LEGEND_MARGIN = 0.02  # of the picture, between the legend and its corner
 
 
-def _legend(plotter: pv.Plotter, replay: GameReplay) -> Any:
-    """The seats' legend (agent and place, in each seat's colour) in the lower right corner;
+def _legend(plotter: pv.Plotter, replay: GameReplay, scene: Scene2D) -> Any:
+    """The seats' legend (agent and place, in each seat's colour in ``scene``) in the lower
+    right corner, on a grey box when a colour is too light for the usual one (Sight's White);
     returns its actor."""
     entries = [
-        [f"seat {s}: {name} (place {replay.result.places[s] + 1:g})", player_colour(s)]
+        [f"seat {s}: {name} (place {replay.result.places[s] + 1:g})", seat_colour(scene, s)]
         for s, name in enumerate(replay.agents)
     ]
+    box = "#8F8F8F" if any(_luminance(colour) > 220 for _, colour in entries) else "#FAFAF8"
     size = (0.28, 0.045 * len(entries) + 0.02)
-    legend = plotter.add_legend(entries, bcolor="#FAFAF8", size=size, face=None)  # type: ignore[arg-type]
+    legend = plotter.add_legend(entries, bcolor=box, size=size, face=None)  # type: ignore[arg-type]
     # in the lower right corner, placed here: pyvista's loc="lower right" takes the box's
     # height for its width (map_loc_to_pos, 0.49), which pushed a wide legend off the picture
     legend.SetPosition(1.0 - size[0] - LEGEND_MARGIN, LEGEND_MARGIN)
@@ -171,8 +176,9 @@ def save_png_2d(
     words = [f"seat {s} ({rp.agents[s]}): {t}" for s, t in rp.texts(shown)] if shown else []
     plotter = _plotter(window_size)
     try:
-        draw_scene(plotter, scene_at(rp, shown, fog), words)
-        _legend(plotter, rp)
+        scene = scene_at(rp, shown, fog)
+        draw_scene(plotter, scene, words)
+        _legend(plotter, rp, scene)
         image: Any = plotter.screenshot(return_img=True)
     finally:
         plotter.close()

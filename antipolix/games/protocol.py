@@ -289,12 +289,17 @@ class Scene2D:
     """A position of a 2D game as the viewer draws it (the replay page and PNGs): a board of
     ``width`` × ``height`` points and its marks, back to front, with a caption in words. A
     game's ``scene`` module makes these from a state or an observation; it imports no
-    renderer, so ``viz`` draws every 2D game alike."""
+    renderer, so ``viz`` draws every 2D game alike.
+
+    ``colours``: each seat's colour (``"#rrggbb"``) in this position when the game's rules name
+    its sides' colours (Sight's White and Black, which follow the stones when a Swap exchanges
+    the agents' colours, S4); empty: the platform's palette of seats."""
 
     width: int
     height: int
     marks: tuple[Mark, ...]
     caption: str = ""
+    colours: tuple[str, ...] = ()
 
 
 class GameDef(Protocol):

@@ -22,35 +22,49 @@
     return node;
   }
 
-  function inkOn(hex) { // dark text on light colours, white on dark ones
+  const INK = "#1A1A1A";
+  function luminance(hex) {
     const v = parseInt(hex.slice(1), 16);
-    const r = (v >> 16) & 255, g = (v >> 8) & 255, b = v & 255;
-    return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#1A1A1A" : "#FFFFFF";
+    return 0.299 * ((v >> 16) & 255) + 0.587 * ((v >> 8) & 255) + 0.114 * (v & 255);
   }
+  const inkOn = (hex) => (luminance(hex) > 150 ? INK : "#FFFFFF"); // dark text on light colours
 
   function start(D) {
     const board = $("board");
-    const colour = (seat) => (seat === null || seat === undefined ? "#1A1A1A" : D.players[seat].colour);
     let turn = D.start.turn, view = D.start.view, timer = null;
+    // a seat's colour at the turn shown: its side's when the game names them (Sight's White and
+    // Black, which a Swap exchanges), else the palette's; the board's ink for no seat
+    const colour = (seat) => {
+      if (seat === null || seat === undefined) return INK;
+      const named = D.views[view].turns[turn].colours;
+      return named ? named[seat] : D.players[seat].colour;
+    };
 
     const pad = 0.7;
     board.setAttribute("viewBox", `${-pad} ${-pad} ${D.width - 1 + 2 * pad} ${D.height - 1 + 2 * pad}`);
     board.setAttribute("preserveAspectRatio", "xMidYMid meet");
     const defs = el("defs", {}, board);
-    D.players.forEach((p, seat) => {
-      const m = el("marker", { id: "head" + seat, viewBox: "0 0 10 10", refX: "7", refY: "5",
-        markerWidth: "4", markerHeight: "4", orient: "auto-start-reverse" }, defs);
-      el("path", { d: "M0 0L10 5L0 10z", fill: p.colour }, m);
-    });
+    const heads = new Map(); // an arrow head per colour, made when first drawn
+    function head(c) {
+      if (!heads.has(c)) {
+        const id = "head" + heads.size;
+        const m = el("marker", { id: id, viewBox: "0 0 10 10", refX: "7", refY: "5",
+          markerWidth: "4", markerHeight: "4", orient: "auto-start-reverse" }, defs);
+        el("path", { d: "M0 0L10 5L0 10z", fill: c }, m);
+        heads.set(c, `url(#${id})`);
+      }
+      return heads.get(c);
+    }
     const layer = el("g", {}, board);
 
     $("title").textContent = D.title;
     const players = $("players");
+    const swatches = [];
     D.players.forEach((p) => {
       const li = document.createElement("li");
       const sw = document.createElement("span");
       sw.className = "swatch";
-      sw.style.background = p.colour;
+      swatches.push(sw);
       li.appendChild(sw);
       const place = D.places[p.seat] + 1;
       li.appendChild(document.createTextNode(`seat ${p.seat}: ${p.agent} (place ${place})`));
@@ -87,9 +101,10 @@
         } else if (kind === "arrow") {
           const dx = x2 - x, dy = y2 - y, len = Math.hypot(dx, dy) || 1, cut = 0.32 / len;
           el("line", { x1: x + dx * cut, y1: y + dy * cut, x2: x2 - dx * cut, y2: y2 - dy * cut,
-            stroke: c, class: "arrow", "marker-end": seat === null ? "" : `url(#head${seat})` }, layer);
+            stroke: c, class: "arrow", "marker-end": head(c) }, layer);
         }
       }
+      swatches.forEach((sw, seat) => { sw.style.background = colour(seat); });
       $("subtitle").textContent = scene.caption;
       const log = $("log");
       log.replaceChildren();
@@ -97,7 +112,7 @@
         const line = document.createElement("div");
         const who = document.createElement("b");
         who.textContent = `seat ${seat} (${D.players[seat].agent}): `;
-        who.style.color = colour(seat);
+        who.style.color = luminance(colour(seat)) > 220 ? INK : colour(seat); // (White's would not show)
         line.appendChild(who);
         line.appendChild(document.createTextNode(text));
         log.appendChild(line);

@@ -1,8 +1,10 @@
 """Sight's position as a 2D board for the viewer (:class:`antipolix.games.protocol.Scene2D`).
 
-Back to front: the drawn segments (S1), the points, the groups (a disc in the colour of the
-seat that plays it, labelled with its height when it is a stack), then the last action: a ring
-on a placed point or an arrow for a move, and a small ring on every group it added to (S7).
+Back to front: the drawn segments (S1), the points, the groups (a disc of the seat that plays
+it, labelled with its height when it is a stack), then the last action in the board's ink: a
+ring on a placed point or an arrow for a move, and a small ring on every group it added to
+(S7). The seats are drawn in their sides' colours (:data:`SIDE_COLOURS`, S2): White's stones
+light, Black's dark, whichever seat plays them after a Swap (S4).
 Board coordinates: x right, y down (row 0 at the top), one unit between points. No renderer is
 imported here; :mod:`viz` draws every 2D game alike.
 
@@ -23,6 +25,7 @@ from antipolix.games.sight.position import (
     COLOURS,
     LAST,
     MOVER,
+    SWAPPED,
     WINNER,
     colours,
     heights,
@@ -30,7 +33,9 @@ from antipolix.games.sight.position import (
 )
 from antipolix.games.sight.state import SightState
 
-__all__ = ["SightConfig", "caption_of", "scene_of"]
+__all__ = ["SIDE_COLOURS", "SightConfig", "caption_of", "scene_of"]
+
+SIDE_COLOURS = ("#F2EEE3", "#2B2B2B")  # White's stones and Black's (S2), as COLOURS names them
 
 
 def _xy(n: int, p: int) -> tuple[float, float]:
@@ -56,14 +61,21 @@ def scene_of(state: SightState, seat: int | None = None) -> Scene2D:
     last = int(pos[LAST])
     if last >= 0:
         kind, p, q = act.decode(n, last)
-        mover = seat_of(pos, 1 - int(pos[MOVER])) if kind != "swap" else None
+        # (in the board's ink: a ring of White's colour would not show on a light page)
         if kind == "place":
-            marks.append(Mark("ring", _xy(n, p), seat=mover, size=0.42))
+            marks.append(Mark("ring", _xy(n, p), size=0.42))
         elif kind == "move":
-            marks.append(Mark("arrow", _xy(n, p), to=_xy(n, q), seat=mover))
+            marks.append(Mark("arrow", _xy(n, p), to=_xy(n, q)))
         for r in state.added:
-            marks.append(Mark("ring", _xy(n, r), seat=mover, size=0.36, label="+1"))
-    return Scene2D(width=n, height=n, marks=tuple(marks), caption=caption_of(state))
+            marks.append(Mark("ring", _xy(n, r), size=0.36, label="+1"))
+    swapped = int(pos[SWAPPED])
+    return Scene2D(
+        width=n,
+        height=n,
+        marks=tuple(marks),
+        caption=caption_of(state),
+        colours=tuple(SIDE_COLOURS[seat ^ swapped] for seat in range(2)),  # seat s: s ^ swapped
+    )
 
 
 def caption_of(state: SightState) -> str:
