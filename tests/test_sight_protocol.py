@@ -267,7 +267,24 @@ def test_sight_scene_draws_each_seat_in_the_colour_it_plays_after_a_swap_too() -
     assert scene.colours == (black, white)
     (piece,) = [m for m in scene.marks if m.kind == "piece"]
     assert piece.seat == 1 and scene.colours[piece.seat] == white  # White's stone, seat 1's now
-    assert "White (seat 1)" in scene.caption or "Black (seat 0)" in scene.caption
+    assert "Black (seat 0) to place" in scene.caption  # (turn 2 again, S4)
+
+
+def test_sight_board_in_text_names_the_sides_as_the_rules_do() -> None:
+    """``play``, ``replay show`` and ``demo`` print the board with White's groups as ``W`` and
+    Black's as ``B`` (S2; they printed the platform's seat letters, X and O, under a caption
+    naming White and Black), whichever seat plays them after a Swap (S4)."""
+    drawing = "W2 . B / . . . / . . W"
+    state = SightState.from_drawing(SightConfig(size=3), drawing)
+    rows = GAME.board_text(state).splitlines()
+    assert [row.split() for row in rows[:3]] == [r.split() for r in drawing.split("/")]
+    assert rows[3] == GAME.scene(state).caption
+    state = SightState(SightConfig(pie=True))
+    state.apply({0: act.from_text(state.config, "place 0 0")})
+    state.apply({1: act.SWAP})
+    text = GAME.board_text(state)
+    assert text.splitlines()[0].split() == ["W", ".", ".", ".", "."]  # seat 1's White stone now
+    assert "Black (seat 0) to place" in text  # (turn 2 again, S4)
 
 
 def _luminance(colour: str) -> float:

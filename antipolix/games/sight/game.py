@@ -118,6 +118,17 @@ class SightGame:
 
         return scene_of(_state(state), seat)
 
+    def board_text(self, state: Any) -> str:
+        """The position in text as the rules name the sides (S2): ``W`` White's groups, ``B``
+        Black's, a stack's height beside its letter (``W3``), ``.`` an empty point; whichever
+        seat plays them after a Swap (S4); then the caption (whose turn, or who won)."""
+        from antipolix.games.sight.scene import caption_of
+
+        state = _state(state)
+        rows = [line.split() for line in state.drawing().splitlines()]
+        lines = ["".join(token.rjust(3) for token in row) for row in rows]
+        return "\n".join([*lines, caption_of(state)])
+
     def perft(self, config: Any, depth: int) -> int:
         """S11: the legal action sequences of ``depth`` actions from the start."""
         from antipolix.games.sight.perft import perft
