@@ -806,3 +806,23 @@ def test_balance_propose_on_the_command_line(
     assert (out / "report.md").exists() and "report: " in text
     assert (out / "proposed.toml").exists() == (code == 0)
     assert ("proposed rules: " in text) == (code == 0)
+
+
+def test_the_reports_count_rounds_generations_and_games_in_words() -> None:
+    """A search of one round and one generation reads so ("1 rounds of 1 generations" before)."""
+    from types import SimpleNamespace
+
+    from antipolix.meta.report import counted, method_text
+
+    one = SimpleNamespace(rounds=1, generations=1, games=1, check_games=8, pair_games=1)
+    text = method_text(SimpleNamespace(settings=one, rules=SMALL))  # type: ignore[arg-type]
+    assert "1 round of 1 generation; each candidate plays 1 game (" in text
+    assert "each pair of armies 1 game with" in text
+    many = SimpleNamespace(rounds=4, generations=6, games=16, check_games=48, pair_games=24)
+    text = method_text(SimpleNamespace(settings=many, rules=SMALL))  # type: ignore[arg-type]
+    assert "4 rounds of 6 generations; each candidate plays 16 games (" in text
+    assert (counted(0, "step"), counted(1, "step"), counted(1200, "game")) == (
+        "0 steps",
+        "1 step",
+        "1,200 games",
+    )

@@ -14,7 +14,7 @@ from antipolix.files import write_atomically
 from antipolix.meta.armies import MetaError
 from antipolix.meta.health import BOUNDS, Health, Verdict, binding, judge
 from antipolix.meta.propose import Proposal
-from antipolix.meta.report import md_table, meta_markdown, method_text, plot_meta
+from antipolix.meta.report import counted, md_table, meta_markdown, method_text, plot_meta
 from antipolix.meta.values import COLUMNS, Values, slug
 
 
@@ -369,7 +369,10 @@ def report_text(p: Proposal) -> str:
 def _path_text(b: Any) -> str:
     steps = " → ".join(slug(st.costs) for st in b.steps)
     tail = "balanced" if b.verified else b.why
-    return f"{len(b.steps)} step(s), {b.games:,} games: {steps}; ends at {slug(b.end)} ({tail})"
+    return (
+        f"{counted(len(b.steps), 'step')}, {counted(b.games, 'game')}: {steps}; ends at "
+        f"{slug(b.end)} ({tail})"
+    )
 
 
 def stability_sentence(p: Proposal) -> str:
@@ -415,8 +418,8 @@ def method(p: Proposal) -> str:
         + (f"`{s.ladder}`" if s.ladder else "the committed ladder at the table size")
         + ". Balance steps "
         "move each unbalanced kind that is not fixed to the nearest whole cost inside its "
-        f"value's interval and measure again, at most {s.iterations} steps per seed set. "
-        f"Candidates: at most {s.candidates} tables measured. "
+        f"value's interval and measure again, at most {counted(s.iterations, 'step')} per seed "
+        f"set. Candidates: at most {counted(s.candidates, 'table')} measured. "
     )
     meta = p.start_health.meta
     return text + (method_text(meta) if meta is not None else "")

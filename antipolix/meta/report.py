@@ -58,6 +58,12 @@ def meta_verdict(meta: Meta, bound: float) -> str:
     return found + tell
 
 
+def counted(n: int, noun: str) -> str:
+    """A count with its noun, singular for one: ``counted(1, "round")`` is ``1 round``,
+    ``counted(1200, "game")`` is ``1,200 games``."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 def meta_markdown(
     meta: Meta, heading: str = "##", bound: float = 0.56, title: str | None = None
 ) -> str:
@@ -69,9 +75,9 @@ def meta_markdown(
     lines = [
         f"{heading} {title or f'The meta: which armies `{meta.agent}` buys to win'}",
         "",
-        f"{len(meta.members)} armies in the empirical game ({len(meta.rounds)} rounds of army "
-        f"search, {meta.games:,} games); its maximum-entropy Nash equilibrium plays "
-        f"**{len(eq.support)}** of them (effective number of armies "
+        f"{len(meta.members)} armies in the empirical game ({counted(len(meta.rounds), 'round')} "
+        f"of army search, {counted(meta.games, 'game')}); its maximum-entropy Nash equilibrium "
+        f"plays **{len(eq.support)}** of them (effective number of armies "
         f"{2**eq.entropy:.2f}). The meta spends its points "
         + ", ".join(f"{k} {shares[k]:.0%}" for k in KINDS)
         + f" (entropy of the kinds' shares {meta.kind_entropy:.2f} bits of at most "
@@ -122,11 +128,12 @@ def method_text(meta: Meta) -> str:
     s = meta.settings
     players = meta.rules.players
     return (
-        f"Army search (PSRO with CMA-ES as its oracle): {s.rounds} rounds of {s.generations} "
-        f"generations; each candidate plays {s.games} games (the candidate in one seat, "
-        f"rotated; an army of the field in the {players - 1} others), each round's response "
-        f"{s.check_games} fresh games against the field, each pair of armies {s.pair_games} "
-        "games with half the seats each, in every seating. Scores are finishing places "
+        f"Army search (PSRO with CMA-ES as its oracle): {counted(s.rounds, 'round')} of "
+        f"{counted(s.generations, 'generation')}; each candidate plays "
+        f"{counted(s.games, 'game')} (the candidate in one seat, rotated; an army of the field "
+        f"in the {players - 1} others), each round's response {s.check_games} fresh games "
+        f"against the field, each pair of armies {counted(s.pair_games, 'game')} with half the "
+        "seats each, in every seating. Scores are finishing places "
         "broken into meetings (a seat meets every other seat of its game: ahead, level or "
         "behind; level counts one half). The meta is the empirical game's maximum-entropy "
         "Nash equilibrium (Balduzzi et al. 2018). Every seat is the same agent; think times "
