@@ -237,6 +237,23 @@ def test_pettingzoo_api_and_seed_tests(name: str) -> None:
             _illegal_actions_as_antipolix_refuses_them(name, make)
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_an_env_takes_its_rules_as_a_dict_and_refuses_what_is_no_rules(name: str) -> None:
+    """``env(name, {"size": 7})``: rule options as a dict, as a rules file holds them (Sight's
+    env took the dict as its configuration and failed on it with an AttributeError)."""
+    from antipolix.games.env import env
+
+    game = _game(name)
+
+    def config_of(made: Any) -> dict[str, Any]:
+        return dict(game.config_to_dict(made.rules if game.info.simultaneous else made.config))
+
+    as_dict = game.config_to_dict(_config(name))
+    assert config_of(env(name, as_dict)) == config_of(env(name, _config(name)))
+    with pytest.raises(ValueError, match="got int"):
+        env(name, 5)
+
+
 def _illegal_actions_as_antipolix_refuses_them(name: str, make: Callable[[], Any]) -> None:
     from antipolix.games.env import IllegalActionError, InvalidActionError, env
 

@@ -29,6 +29,7 @@ Rewards are zero-sum, given once at the end, by finishing place (R10, R11's read
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 import numpy as np
@@ -62,6 +63,8 @@ def env(game: str = games.DEFAULT, config: Any = None, **options: Any) -> Any:
     ``render_mode``), the game's own Parallel env for a simultaneous one (AntipoliX:
     :func:`antipolix.env.parallel_env`, which takes its options)."""
     played = games.game(game)
+    if isinstance(config, Mapping):  # rule options by name, as a rules file holds them
+        config = played.config_from_dict(config)
     if played.info.simultaneous:
         hook = getattr(played, "parallel_env", None)
         if hook is None:
@@ -72,6 +75,22 @@ def env(game: str = games.DEFAULT, config: Any = None, **options: Any) -> Any:
         base = played.config() if config is None else config
         config = host.with_options(played, base, list(options.items()))
     return GameAECEnv(played, config, **own)
+
+
+def _config_of(game: GameDef, config: Any) -> Any:
+    """``config`` as the game's configuration: its defaults for None, a dict of rule options
+    read as a rules file is (``{"size": 7}``), or the game's own configuration object."""
+    default = game.config()
+    if config is None:
+        return default
+    if isinstance(config, Mapping):
+        return game.config_from_dict(config)
+    if not isinstance(config, type(default)):
+        raise EnvError(
+            f"config must be a {type(default).__name__}, a dict of {game.info.name}'s rule "
+            f"options or None, got {type(config).__name__}"
+        )
+    return config
 
 
 class GameAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
@@ -97,7 +116,7 @@ class GameAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
                 "and view it (antipolix view)"
             )
         self.game = game
-        self.config = game.config() if config is None else config
+        self.config = _config_of(game, config)
         self.illegal_action = illegal_action
         self.render_mode = None
         self.metadata = {
