@@ -207,6 +207,13 @@ def test_cli_play_log_and_replay_verify(tmp_path: Path, capsys: pytest.CaptureFi
         (["play", "--agents", "greedy,nobody"], "unknown agent 'nobody'"),
         (["play", "--rule", "shape=0,8,8"], None),
         (["play", "--seed", "x"], "'x' is not an integer"),
+        # an argument no command takes: the help named is the command's, not the top one's
+        (["play", "--bogus"], "unrecognized arguments: --bogus (see: antipolix play --help)"),
+        (
+            ["balance", "compare", "a.toml", "b.toml", "--out", "x", "--games", "8"],
+            "unrecognized arguments: --games 8 (see: antipolix balance compare --help)",
+        ),
+        (["replay", "show", "a.gz", "-x"], "(see: antipolix replay show --help)"),
     ],
 )
 def test_cli_refuses_bad_arguments(

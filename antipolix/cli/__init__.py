@@ -36,6 +36,26 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"antipolix: error: {message} (see: {self.prog} --help)\n")
 
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        """As argparse parses, but arguments no command takes are refused by the command that
+        was given (``see: antipolix balance compare --help``), not by the top parser."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            words = list(sys.argv[1:] if args is None else args)
+            self._named(words).error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
+
+    def _named(self, words: Sequence[str]) -> argparse.ArgumentParser:
+        """The (sub)command's parser that ``words`` name, command after subcommand."""
+        chosen: argparse.ArgumentParser = self
+        for word in words:
+            subs = [a for a in chosen._actions if isinstance(a, argparse._SubParsersAction)]
+            if subs and word in subs[0].choices:
+                chosen = subs[0].choices[word]
+        return chosen
+
 
 def parser() -> argparse.ArgumentParser:
     top = Parser(
