@@ -168,9 +168,17 @@ def test_a_human_plays_a_whole_game_against_greedy_in_the_browser(
         assert "#" not in page.url  # the secret left the address bar
         for shape in [(2, 6, 6), (8, 16, 16), (3, 10, 10), (1, 5, 5)]:  # as viz.html lays out
             assert page.evaluate(f"apxPlay.layouts({list(shape)})") == _layouts(shape)
+        assert page.is_visible("#play-hint")  # how to give an order
         me = Player(page)
         cells = me.place_army()
         wait(page, "apxPlay.state().turn === 1")
+        watcher = browser.new_page()  # a spectator is told how to look, not how to play
+        watcher.goto(links["watch"]["link"])
+        wait(watcher, "document.documentElement.dataset.connected === '1'")
+        assert watcher.inner_text("#me").startswith("a spectator of game")
+        assert not watcher.is_visible("#play-hint")
+        assert watcher.inner_text("#how").startswith("Drag to rotate")
+        watcher.close()
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / "live-turn-1.png"))
         page.fill("#text", "good luck, greedy")

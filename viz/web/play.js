@@ -260,6 +260,7 @@
     const s = G.seat !== null ? w.seats[G.seat] : null;
     $("me").textContent = s ? "P" + G.seat + " " + s.name + " (" + s.kind + ") in game " + w.game : "a spectator of game " + w.game + (w.watch === "end" ? " (the board is shown at the end)" : "");
     $("me").style.color = s ? CONFIG.palette[G.seat] : "";
+    $("play-hint").hidden = G.role !== "player"; // (a spectator gives no orders)
     status(w.phase === "armies" ? "the armies are being chosen (R3)" : w.phase === "paused" ? "the game starts again after a restart…" : "connected");
     G.phase = w.phase;
     if (G.role === "player" && w.phase === "armies" && w.army === null) showShop(w);
