@@ -210,6 +210,15 @@ def test_slider_turn_matches_the_pieces_and_colours_drawn(
     assert cells_of(state) == cells_of(scene)
     assert state["legend"] == [e.text for e in scene.players]
     assert state["lines"] == len(scene.lines) and state["labels"] == len(scene.labels)
+    # the view of the player out first says it sees nothing from that turn on, not before
+    gone = next(p for p in range(replay.rules.players) if p not in replay.state_at(out).living)
+    page.page.select_option("#fog", label=f"as P{gone} ({replay.agents[gone]}) sees it")
+    for t in (out - 1, out):
+        page.page.evaluate(f"apx.setTurn({t})")
+        assert page.page.inner_text("#subtitle") == build_scene(replay, t, View(fog=gone)).subtitle
+    assert "nothing, out since" in page.page.inner_text("#subtitle")
+    page.page.select_option("#fog", label="the truth")
+    page.page.evaluate(f"apx.setTurn({turn})")
     pixels = page.scene_pixels(page.screenshot(f"turn-{turn}"))
     living = replay.state_at(turn).living
     for player in range(replay.rules.players):

@@ -121,6 +121,17 @@ def test_page_holds_the_scene_of_every_turn_and_view(replay: Replay, page: Path)
             assert got["legend"] == {e.player: (e.alive, e.text) for e in scene.players}
             default = f"AntipoliX · turn {t} of {replay.last_turn}"
             assert (got["title"] or default) == scene.title
+            assert _seen_at(data["views"][k], t) == scene.subtitle.split(" · ", 1)[-1]
+
+
+def _seen_at(view: dict[str, Any], turn: int) -> str:
+    """What a page view says it sees at ``turn`` (replay.js's seenAt): a seat's view says it
+    sees nothing only from the turn the seat is out (it said so at every turn before)."""
+    text = view["seen"]
+    for start, then in view["seen_from"]:
+        if turn >= start:
+            text = then
+    return str(text)
 
 
 def test_page_data_are_integers_and_only_changes(replay: Replay, page: Path) -> None:

@@ -296,7 +296,12 @@ def page_data(
         "mark_kinds": list(MARK_KINDS),
         "layouts": _layouts(replay.rules.shape),
         "views": [
-            {"fog": fog, "name": _view_name(fog, replay.agents), "seen": seen[k]}
+            {
+                "fog": fog,
+                "name": _view_name(fog, replay.agents),
+                "seen": seen[k][0][1],  # at the first turn; then from the turns of "seen_from"
+                "seen_from": seen[k][1:],
+            }
             for k, fog in enumerate(fogs)
         ],
         "turns": turns,
@@ -307,13 +312,14 @@ def page_data(
 
 def _turns(
     replay: Replay, fogs: Sequence[int | None], colours: _Colours
-) -> tuple[list[list[dict[str, Any]]], list[str]]:
+) -> tuple[list[list[dict[str, Any]]], list[list[list[Any]]]]:
     """Per turn, what each view adds to its previous turn; and what each view sees (the end
-    of its scenes' subtitle)."""
+    of its scenes' subtitle), as ``[turn, text]`` from the turns it changes on: a seat's view
+    says what it sees until the seat is out, then that it sees nothing (R6)."""
     tracks = [_Track() for _ in fogs]
     ids = _Ids()
     turns: list[list[dict[str, Any]]] = []
-    seen: list[str] = ["" for _ in fogs]
+    seen: list[list[list[Any]]] = [[] for _ in fogs]
     states: dict[int, Game] = {}
     for t in range(replay.last_turn + 1):
         states = {k: v for k, v in states.items() if k == t - 1}
@@ -322,7 +328,9 @@ def _turns(
         for k, fog in enumerate(fogs):
             scene = build_scene(replay, t, View(fog=fog), states=states)
             row.append(_turn_delta(scene, tracks[k], colours, ids))
-            seen[k] = scene.subtitle.split(" · ", 1)[-1]
+            text = scene.subtitle.split(" · ", 1)[-1]
+            if not seen[k] or seen[k][-1][1] != text:
+                seen[k].append([t, text])
         turns.append(row)
     return turns, seen
 

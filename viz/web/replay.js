@@ -69,7 +69,12 @@
 
     // per view and turn: pieces (Map id -> row [owner, type, trait, z, y, x, ghost]) and legend
     // entries ([{player, alive, text}]), each turn folded onto the one before
-    const views = D.views.map((v) => ({ fog: v.fog, name: v.name, seen: v.seen, pieces: [], entries: [] }));
+    const views = D.views.map((v) => ({ fog: v.fog, name: v.name, seen: v.seen, seenFrom: v.seen_from || [], pieces: [], entries: [] }));
+    function seenAt(V, turn) { // what a view sees at a turn: "nothing" once its seat is out (R6)
+      let text = V.seen;
+      for (const [from, then] of V.seenFrom) if (turn >= from) text = then;
+      return text;
+    }
     function fold(t) {
       views.forEach((V, k) => {
         let now = t > 0 ? V.pieces[t - 1] : new Map();
@@ -746,7 +751,7 @@
       const step = d.n || "turn " + S.turn + " of " + played;
       const title = d.t || "AntipoliX · " + step;
       $("title").textContent = title;
-      $("subtitle").textContent = where() + " · " + V.seen;
+      $("subtitle").textContent = where() + " · " + seenAt(V, S.turn);
       slider.value = String(S.turn);
       $("turn-text").textContent = step;
       document.title = title;
