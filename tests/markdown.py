@@ -38,6 +38,23 @@ def code_blocks(markdown: str) -> list[Block]:
     return blocks
 
 
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def link_targets(markdown: str) -> list[str]:
+    """The targets of the inline links (``[text](target)``) outside code blocks and code
+    spans, in order."""
+    code: set[int] = set()  # the lines of the blocks, their fences included
+    for block in code_blocks(markdown):
+        code.update(range(block.line, block.line + block.text.count("\n") + 2))
+    prose = [
+        re.sub(r"`[^`]*`", "", line)
+        for number, line in enumerate(markdown.splitlines(), start=1)
+        if number not in code
+    ]
+    return LINK.findall("\n".join(prose))
+
+
 def python_blocks(markdown: str) -> list[str]:
     """The ``python`` blocks' text, in order."""
     return [b.text for b in code_blocks(markdown) if b.info == "python"]

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from antipolix.cli import main
-from tests.markdown import FENCE, code_blocks, python_blocks
+from tests.markdown import FENCE, code_blocks, link_targets, python_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -57,6 +57,16 @@ def test_markdown_code_blocks_are_closed_where_they_end(path: Path) -> None:
         opening = [line for line in block.text.splitlines() if FENCE.match(line)]
         assert not opening, f"{path.name}:{block.line}: the block holds a fence: {opening[0]!r}"
     assert fences == 2 * len(blocks), f"{path.name}: a code block is left open at its end"
+
+
+@pytest.mark.parametrize("path", _markdown_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_markdown_links_to_the_projects_files_lead_to_them(path: Path) -> None:
+    """A relative link is read from the file's own folder (as GitHub renders it): a page moved
+    from the README into experiments/results/ kept a link written from the project's root."""
+    targets = link_targets(path.read_text(encoding="utf-8"))
+    local = [t for t in targets if not t.startswith(("http://", "https://", "mailto:", "#"))]
+    missing = [t for t in local if not (path.parent / t.split("#")[0]).exists()]
+    assert not missing, f"{path.relative_to(ROOT)} links to files that are not there: {missing}"
 
 
 def test_cli_demo_prints_summary_and_writes_a_replay(
