@@ -14,7 +14,6 @@ every start, and PyVista is imported only when something is drawn.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -323,23 +322,23 @@ def _write_film(
     view: View,
     turns: tuple[int, int] | None,
 ) -> None:
-    """A GIF or MP4 of ``turns``, with its progress on a terminal's stderr."""
+    """A GIF or MP4 of ``turns``, with its progress on stderr as a batch's: a bar on a
+    terminal, elsewhere (a log, a pipe) a line a minute (a whole game's film takes minutes)."""
+    from antipolix.runner.progress import Bar
     from viz.render import save_animation
 
-    def progress(done: int, total: int) -> None:
-        if sys.stderr.isatty():
-            print(f"\r{path}: frame {done}/{total}", end="", file=sys.stderr, flush=True)
-
-    count = save_animation(
-        replay,
-        path,
-        turns=turns,
-        frames_per_turn=args.frames_per_turn,
-        fps=args.fps,
-        view=view,
-        window_size=args.size,
-        progress=progress,
-    )
-    if sys.stderr.isatty():
-        print(file=sys.stderr)
+    bar = Bar(unit="frame")
+    try:
+        count = save_animation(
+            replay,
+            path,
+            turns=turns,
+            frames_per_turn=args.frames_per_turn,
+            fps=args.fps,
+            view=view,
+            window_size=args.size,
+            progress=bar,
+        )
+    finally:
+        bar.close()
     print(f"wrote {path} ({count} frames, {args.fps:g} per second)")

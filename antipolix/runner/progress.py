@@ -57,16 +57,21 @@ class TimeLeft:
 
 class Bar:
     """Called with (games done, games in all); ``note`` writes a line above the bar. The time
-    left comes from ``left`` when given (see :class:`TimeLeft`), else from the rate."""
+    left comes from ``left`` when given (see :class:`TimeLeft`), else from the rate. ``unit``:
+    what is counted (``"frame"`` for a film's frames)."""
 
     def __init__(
-        self, every: float = EVERY, left: Callable[[], float | None] | None = None
+        self,
+        every: float = EVERY,
+        left: Callable[[], float | None] | None = None,
+        unit: str = "game",
     ) -> None:
         self._bar: Any = None
         self._lines: _Lines | None = None
         self._every = every
         self._left = left
-        self.label = "games"  # what the bar says it is doing (describe)
+        self.unit = unit
+        self.label = unit + "s"  # what the bar says it is doing (describe)
 
     def __call__(self, done: int, total: int) -> None:
         if self._bar is None and self._lines is None:
@@ -76,13 +81,13 @@ class Bar:
                 self._bar = tqdm(
                     total=total,
                     initial=done,
-                    unit="game",
-                    desc="games",
+                    unit=self.unit,
+                    desc=self.label,
                     smoothing=0.05,
                     bar_format=None if self._left is None else BAR_FORMAT,
                 )
             else:
-                self._lines = _Lines(done, total, self._every, self._left)
+                self._lines = _Lines(done, total, self._every, self._left, self.unit)
         elif self._bar is not None:
             self._bar.update(done - self._bar.n)
         if self._bar is not None and self._left is not None:
@@ -135,9 +140,15 @@ class _Lines:
     left``; the rate counts the games of this run only (a resumed folder's are done already)."""
 
     def __init__(
-        self, done: int, total: int, every: float, left: Callable[[], float | None] | None = None
+        self,
+        done: int,
+        total: int,
+        every: float,
+        left: Callable[[], float | None] | None = None,
+        unit: str = "game",
     ) -> None:
-        self.label = "games"
+        self.unit = unit
+        self.label = unit + "s"
         self.left = left
         self.start, self.first = _now(), done
         self.done, self.total = done, total
@@ -161,19 +172,25 @@ class _Lines:
             left = self.left()
         else:
             left = (self.total - self.done) * seconds / played if played and seconds else None
-        print(_line(self.label, self.done, self.total, played, seconds, left),
+        print(_line(self.label, self.done, self.total, played, seconds, left, self.unit),
               file=sys.stderr, flush=True)  # fmt: skip
 
 
 def _line(
-    label: str, done: int, total: int, played: int, seconds: float, left: float | None
+    label: str,
+    done: int,
+    total: int,
+    played: int,
+    seconds: float,
+    left: float | None,
+    unit: str = "game",
 ) -> str:
-    """``label: done/total (share), rate, time left``: the rate once any game is played, the
-    time left when known."""
+    """``label: done/total (share), rate, time left``: the rate once any game (``unit``) is
+    played, the time left when known."""
     share = 100 * done // total if total else 100
     text = f"{label}: {done}/{total} ({share} %)"
     if played > 0 and seconds > 0:
-        text += f", {played / seconds:.3g} games/s"
+        text += f", {played / seconds:.3g} {unit}s/s"
     if left is not None:
         text += f", about {_duration(left)} left"
     return text
