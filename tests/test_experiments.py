@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from antipolix.cli import Parser
+from antipolix.cli import Parser, run_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,6 +27,28 @@ def _script(script: str, *args: str) -> subprocess.CompletedProcess[str]:
         timeout=300,
         cwd=ROOT,
     )
+
+
+def _inline(
+    script: str,
+    args: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> subprocess.CompletedProcess[str]:
+    """``experiments/<script>`` with ``args`` run in this process as its ``__main__`` runs it
+    (:func:`antipolix.cli.run_script`), from the project's root: its exit code and output as
+    :func:`_script` gives them, without a new interpreter's second of start-up (for refusals,
+    which end before anything is played; :func:`test_a_benchmark_refuses_a_count_or_way_it_
+    cannot_play` keeps one whole process)."""
+    module = _module_of(script, monkeypatch)
+    monkeypatch.setattr(sys, "argv", [script, *args])
+    monkeypatch.chdir(ROOT)
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_info:
+        run_script(module.main)
+    out, err = capsys.readouterr()
+    code = exit_info.value.code
+    return subprocess.CompletedProcess(args, code if isinstance(code, int) else 1, out, err)
 
 
 def _refused(done: subprocess.CompletedProcess[str], message: str) -> None:
@@ -105,12 +127,16 @@ def test_benchmark_script_runs(script: str, args: list[str], expected: str) -> N
     ],
 )
 def test_a_script_refuses_bad_input_in_one_line_before_it_starts(
-    script: str, args: list[str], message: str
+    script: str,
+    args: list[str],
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """The planner-terms study, the build benchmark (``bench_compile.py --build``: minutes
     of compiling on a cold cache) and the scripts that write results check their input and
     where they write first: nothing is played, built or printed."""
-    done = _script(script, *args)
+    done = _inline(script, args, monkeypatch, capsys)
     _refused(done, message)
     assert done.stdout == ""
 
@@ -177,10 +203,16 @@ def test_the_perf_map_names_the_compiled_functions_past_dead_weak_proxies() -> N
     ],
 )
 def test_a_study_script_refuses_bad_input_in_one_line_writing_nothing(
-    tmp_path: Path, script: str, args: list[str], message: str
+    tmp_path: Path,
+    script: str,
+    args: list[str],
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     out, results = tmp_path / "out", tmp_path / "results"
-    done = _script(script, *args, "--out", str(out), "--results", str(results))
+    argv = [*args, "--out", str(out), "--results", str(results)]
+    done = _inline(script, argv, monkeypatch, capsys)
     _refused(done, message)
     assert not out.exists() and not results.exists()
 
@@ -216,10 +248,14 @@ def test_a_match_is_the_same_game_for_game_on_one_worker_or_two(tmp_path: Path) 
     ],
 )
 def test_a_match_refuses_bad_input_in_one_line_writing_nothing(
-    tmp_path: Path, args: list[str], message: str
+    tmp_path: Path,
+    args: list[str],
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     out = tmp_path / "match.md"
-    done = _match(*args, "--out", str(out))
+    done = _inline("match.py", [*args, "--out", str(out)], monkeypatch, capsys)
     _refused(done, message)
     assert not out.exists()
 
@@ -241,9 +277,8 @@ class _Parsed(Exception):
     """Raised in place of parsing: carries the parser a script's ``main`` built."""
 
 
-def _parser_of(script: str, monkeypatch: pytest.MonkeyPatch) -> argparse.ArgumentParser:
-    """The parser ``experiments/<script>``'s ``main`` builds, taken when it parses: nothing
-    of the script runs past that."""
+def _module_of(script: str, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """``experiments/<script>`` imported as a module (not as ``__main__``: nothing runs)."""
     monkeypatch.syspath_prepend(str(ROOT / "experiments"))
     monkeypatch.setattr(sys, "argv", [script])
     spec = importlib.util.spec_from_file_location(
@@ -253,6 +288,13 @@ def _parser_of(script: str, monkeypatch: pytest.MonkeyPatch) -> argparse.Argumen
     module = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, spec.name, module)  # (its dataclasses look it up)
     spec.loader.exec_module(module)
+    return module
+
+
+def _parser_of(script: str, monkeypatch: pytest.MonkeyPatch) -> argparse.ArgumentParser:
+    """The parser ``experiments/<script>``'s ``main`` builds, taken when it parses: nothing
+    of the script runs past that."""
+    module = _module_of(script, monkeypatch)
 
     def taken(self: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> Any:
         raise _Parsed(self)
