@@ -925,8 +925,13 @@ def test_cli_replay_show(recorded, capsys) -> None:
     path = recorded[0]
     assert main(["replay", "show", str(path), "--log"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"{path}: antipolix-replay written by antipolix {__version__}; ")
-    assert f"2 players (random, random) on a 4×8×8 board, seed {SEED}" in out
+    assert out.startswith(f"{path}: AntipoliX replay written by antipolix {__version__}; ")
+    # the rules it was played with (RULES): the players and board, then what else differs
+    head = out.splitlines()[0]
+    assert head.endswith(
+        f"2 players (random, random) on a 4×8×8 board, other rules budget=20 max_turns=60, "
+        f"seed {SEED}"
+    )
     assert "result: draw, turn limit, after 60 turns" in out
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from antipolix.cli import games as other
 from antipolix.cli.common import add_game_option
+from antipolix.codec import rules_overrides
 from antipolix.errors import ReplayError
 from antipolix.events import Eliminated
 from antipolix.games import replays
@@ -64,10 +65,12 @@ def run_show(args: argparse.Namespace) -> int:
     if isinstance(replay, replays.GameReplay):
         return other.run_show(args, replay)
     rules = replay.rules
+    other_rules = [o for o in rules_overrides(rules) if not o.startswith(("players=", "shape="))]
     print(
-        f"{args.file}: antipolix-replay written by antipolix {replay.engine_version}; "
+        f"{args.file}: AntipoliX replay written by antipolix {replay.engine_version}; "
         f"{rules.players} players ({', '.join(replay.agents)}) on a "
-        f"{'×'.join(str(d) for d in rules.shape)} board, seed {replay.seed.entropy}"
+        f"{'×'.join(str(d) for d in rules.shape)} board, other rules "
+        f"{' '.join(other_rules) or 'the defaults'}, seed {replay.seed.entropy}"
     )
     eliminations = []
     for report in replay:
