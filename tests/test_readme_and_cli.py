@@ -208,6 +208,25 @@ def test_cli_play_log_and_replay_verify(tmp_path: Path, capsys: pytest.CaptureFi
     assert "OK: " in capsys.readouterr().out
     assert main(["replay", "show", str(path)]) == 0
     assert "result: " in capsys.readouterr().out
+    assert "\nother rules: " not in out  # nothing differs besides the board and the players
+
+
+def test_cli_play_names_the_rules_it_plays_besides_the_board(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game of other rules says so (it read as one of the 1995 rules but for its board,
+    players, budget and turn limit), and so does its replay."""
+    path = tmp_path / "g.apx.json.gz"
+    rules = ["--rule", "shape=4,8,8", "--rule", "defence_counts=all", "--rule", "max_turns=40"]
+    argv = ["play", "--agents", "greedy,random", "--seed", "3", *rules, "--replay", str(path)]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert (
+        lines[0].endswith("turn limit 40 turns") and lines[1] == "other rules: defence_counts=all"
+    )
+    assert main(["replay", "show", str(path)]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert "on a 4×8×8 board, other rules defence_counts=all max_turns=40, seed 3" in head
 
 
 @pytest.mark.parametrize(

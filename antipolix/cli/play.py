@@ -126,6 +126,10 @@ def play_and_print(
         f"seed {seed}, an army budget of {rules.army_budget} points a player (R3), "
         f"turn limit {rules.max_turns} turns"
     )
+    said = ("players=", "shape=", "budget=", "credits_per_100=", "max_turns=")  # (just above)
+    other = [o for o in rules_overrides(rules) if not o.startswith(said)]
+    if other:  # what else differs from the 1995 rules
+        print(f"other rules: {' '.join(other)}")
     eliminations: list[tuple[int, Eliminated]] = []
     placed: dict[int, int] = {}
 
