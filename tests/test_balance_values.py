@@ -394,6 +394,10 @@ def test_a_values_study_writes_its_tables_plots_and_report(planted: tuple[Path, 
     assert [p.split("**")[1] for p in paragraphs] == [k.capitalize() for k in KINDS]
     assert paragraphs[0].startswith("**Army** (costs 1). Worth ")
     assert "Underpriced (worth more than it costs) for every agent measured." in paragraphs[0]
+    # every rule the study changed, the planted fortress of strength 0 included (R2)
+    made = " ".join(report.split("## How this was made\n", 1)[1].split())
+    assert "options changed from the 1995 rules: `shape=4,8,8`, " in made
+    assert "`fortress.strength=0`" in made
 
 
 def test_a_values_study_resumes_without_playing_and_gives_the_same_tables(
