@@ -121,7 +121,10 @@ def test_a_study_with_draws_scored_low_logs_those_scores(tmp_path: Path) -> None
             assert score == w / (w + d + lost)
             drawn += d
     assert drawn > 0  # the small board has draws, so the value matters
-    assert "a draw scoring 0" in (out / "report.md").read_text()
+    report = " ".join((out / "report.md").read_text().split())
+    assert "a draw scoring 0" in report
+    # the rules it was tuned under: every option changed from the 1995 rules
+    assert "options changed from the 1995 rules: `shape=" in report
     with pytest.raises(TuningError, match=r"draw: 0\.0 there, 0\.5 now"):
         tune(out, **SMALL)
 
