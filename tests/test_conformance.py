@@ -18,6 +18,7 @@ same checks, so that a new game passes them or is not registered (registering a 
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -106,6 +107,11 @@ def test_the_game_declares_itself_consistently(name: str) -> None:
         state = game.new(config, 0)
         scene = game.scene(state)
         assert len(host.board_text(game, state).splitlines()) >= scene.height  # demo's board
+        # the sides' own colours, if the game names them: one "#rrggbb" a seat (Scene2D)
+        for position in (state, *_random_game(name, 1, moves=6)):
+            colours = game.scene(position).colours
+            assert len(colours) in (0, int(config.players)), colours
+            assert all(re.fullmatch(r"#[0-9A-Fa-f]{6}", c) for c in colours), colours
 
 
 @pytest.mark.parametrize("name", NAMES)
