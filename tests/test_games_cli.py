@@ -254,6 +254,11 @@ def test_view_draws_a_2d_game_as_a_page_and_a_picture(
     assert all(t["colours"] == list(SIDE_COLOURS) for t in data["views"][0]["turns"])
     err = _refused(["view", str(sight_replay), "--gif", str(tmp_path / "g.gif")], capsys)
     assert "drawn as a page (--html) or a picture (--png)" in err
+    # the 3D views' options are refused by name (they were ignored: the flat board was drawn)
+    argv = ["view", str(sight_replay), "--png", str(tmp_path / "b.png"), "--mode", "boards"]
+    err = _refused([*argv, "--angle", "top"], capsys)
+    assert "--mode, --angle are for AntipoliX's 3D views; a 2D game's board is drawn flat" in err
+    assert not (tmp_path / "b.png").exists()
 
 
 def test_the_2d_pictures_legend_lies_within_the_picture(sight_replay: Path) -> None:

@@ -235,11 +235,40 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+# the options of the 3D views and films, which a 2D game's board has no use for
+THREE_D_ONLY = (
+    ("--mode", "mode"),
+    ("--axis", "axis"),
+    ("--boards", "boards"),
+    ("--slice", "slice"),
+    ("--layout", "layout"),
+    ("--angle", "angle"),
+    ("--no-events", "no_events"),
+    ("--turns", "turns"),
+    ("--frames-per-turn", "frames_per_turn"),
+    ("--fps", "fps"),
+)
+
+
+def _default(dest: str) -> Any:
+    """The default of the view option stored as ``dest`` (False for a flag)."""
+    for flag, settings in (*VIEW_OPTIONS, *OUTPUT_OPTIONS):
+        if flag.lstrip("-").replace("-", "_") == dest:
+            return settings.get("default", False if settings.get("action") else None)
+    raise KeyError(dest)
+
+
 def _run_2d(args: argparse.Namespace) -> int:
     """A 2D game's replay (:mod:`viz.board2d`): the page (``--html``) and a picture
     (``--png``); ``--turn`` and ``--fog`` (a seat) apply, the 3D view's options do not."""
     if args.gif is not None or args.mp4 is not None:
         raise ViewError("a 2D game's replay is drawn as a page (--html) or a picture (--png)")
+    given = [flag for flag, dest in THREE_D_ONLY if getattr(args, dest) != _default(dest)]
+    if given:  # (they were ignored: a user asking for --mode boards got the flat board)
+        raise ViewError(
+            f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for AntipoliX's 3D views; "
+            "a 2D game's board is drawn flat (its options: --turn, --fog, --size, --html, --png)"
+        )
     if args.html is None and args.png is None:
         raise ViewError(
             "a 2D game's replay opens as a web page: write one with --html FILE (or a picture "
