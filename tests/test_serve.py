@@ -1111,7 +1111,16 @@ def test_agents_decide_in_a_worker_process(tmp_path: Path) -> None:
         (["--seats", "human,bot", "--rule", "think_times=drawn"], "measures think times"),
         (["--seats", "human,bot", "--port", "70000"], "a port is 0 to 65535"),
         (["--seats", "human,bot", "--agent-min-think", "-1"], "give 0 to 3600 seconds"),
-        (["--seats", "human,bot", "--rule", "players=3"], "3 players but 2 agents"),
+        (
+            ["--seats", "human,bot", "--rule", "players=3"],
+            "the rules are for 3 players but 2 seats are given: --seats names each seat",
+        ),
+        # what it would write to or listen on, checked before anything is bound or written
+        (["--agent-workers", "999"], "--agent-workers: 999 must be at most 64"),
+        (["--tcp-port", "8123", "--port", "8123"], "--tcp-port 8123 is the HTTP port (--port)"),
+        (["--data", __file__], "is a file: give a folder for the games"),
+        (["--players-file", str(Path(__file__).parent)], "is a folder: give a file"),
+        (["--players-file", __file__], "cannot read a players file"),
     ],
 )
 def test_serve_refuses_bad_input_in_one_line(
@@ -1121,7 +1130,7 @@ def test_serve_refuses_bad_input_in_one_line(
 
     data = tmp_path / "served"
     try:
-        code = main(["serve", *args, "--data", str(data), "--port", "0"])
+        code = main(["serve", "--data", str(data), "--port", "0", *args])
     except SystemExit as exc:  # argparse's refusals
         code = exc.code
     assert code == 2

@@ -255,14 +255,17 @@ def checked_rules(rules: Rules) -> Rules:
     return rules
 
 
-def rules_from_args(args: argparse.Namespace, players: int | None = None) -> Rules:
-    """Rules from ``--rules`` and ``--rule``; ``players`` (the number of agents given) fills in
-    the player count when neither sets it, and must agree with it when one does. Every command
-    checks them the same way: :class:`Rules`, then the size limits (:func:`checked_rules`)."""
-    return checked_rules(_rules_from_args(args, players))
+def rules_from_args(
+    args: argparse.Namespace, players: int | None = None, seats: str = "--agents"
+) -> Rules:
+    """Rules from ``--rules`` and ``--rule``; ``players`` (the number of agents given, by the
+    option ``seats``: ``--agents``, or ``serve``'s ``--seats``) fills in the player count when
+    neither sets it, and must agree with it when one does. Every command checks them the same
+    way: :class:`Rules`, then the size limits (:func:`checked_rules`)."""
+    return checked_rules(_rules_from_args(args, players, seats))
 
 
-def _rules_from_args(args: argparse.Namespace, players: int | None) -> Rules:
+def _rules_from_args(args: argparse.Namespace, players: int | None, seats: str) -> Rules:
     base = Rules() if args.rules is None else load_rules_file(args.rules)
     options = [parse_override(r) for r in args.rule]
     explicit = any(key == "players" for key, _ in options) or (
@@ -272,21 +275,24 @@ def _rules_from_args(args: argparse.Namespace, players: int | None) -> Rules:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:  # (the agents are the players)
             raise RulesError(
                 f"AntipoliX seats {MIN_PLAYERS} to {MAX_PLAYERS} players (R3), but "
-                f"{_seats_given(players)}"
+                f"{_seats_given(players, seats)}"
             )
         # the agents' count with the other options, checked once at it: checked first at the
         # default's 4 players, --rule shape=2,5,5 was refused a 2-player game it allows (R3)
         options.append(("players", players))
     rules = with_options(base, options)
     if players is not None and rules.players != players:
-        raise RulesError(f"the rules are for {rules.players} players but {_seats_given(players)}")
+        raise RulesError(
+            f"the rules are for {rules.players} players but {_seats_given(players, seats)}"
+        )
     return rules
 
 
-def _seats_given(agents: int) -> str:
-    """What ``--agents`` gave, for a refusal: the players are the agents, one a seat."""
-    given = "1 agent is given" if agents == 1 else f"{agents} agents are given"
-    return f"{given}: --agents names one agent a seat"
+def _seats_given(count: int, option: str = "--agents") -> str:
+    """What ``--agents`` (or ``--seats``) gave, for a refusal: the players are its seats."""
+    noun = "agent" if option == "--agents" else "seat"
+    given = f"1 {noun} is given" if count == 1 else f"{count} {noun}s are given"
+    return f"{given}: {option} names " + ("one agent a seat" if noun == "agent" else "each seat")
 
 
 def agents_from_names(names: list[str]) -> list[Agent]:

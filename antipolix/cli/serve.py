@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from antipolix import games
-from antipolix.cli.common import add_rules_options, rules_from_args, seed_arg
+from antipolix.cli.common import add_rules_options, int_at_least, rules_from_args, seed_arg
 from antipolix.errors import AntipolixError
+from antipolix.scores import PlayersFile
 from antipolix.server.app import (
     Created,
     Server,
@@ -26,6 +27,9 @@ from antipolix.server.match import WATCH_MODES
 from antipolix.server.seats import parse_seats
 
 OPEN_HOSTS = ("0.0.0.0", "::", "")
+
+
+MAX_AGENT_WORKERS = 64  # processes for the built-in agents, at most (each loads the compiled core)
 
 
 def register(sub: Any) -> None:
@@ -79,10 +83,11 @@ def register(sub: Any) -> None:
     )
     serve.add_argument(
         "--agent-workers",
-        type=int,
+        type=int_at_least(0, maximum=MAX_AGENT_WORKERS),
         default=1,
         metavar="N",
-        help="processes for the built-in agents' decisions (default 1; 0: a thread)",
+        help=f"processes for the built-in agents' decisions, 0 to {MAX_AGENT_WORKERS} (default 1; "
+        "0: a thread)",
     )
     serve.add_argument(
         "--watch",
@@ -92,6 +97,21 @@ def register(sub: Any) -> None:
         "end (nothing until the game is over)",
     )
     serve.set_defaults(func=run_serve)
+
+
+def _check_places(args: argparse.Namespace) -> None:
+    """The ports, the data folder and the players file, before anything is bound or written."""
+    if args.tcp_port is not None and args.tcp_port == args.port != 0:
+        raise ServerError(f"--tcp-port {args.tcp_port} is the HTTP port (--port): give another")
+    if args.data.exists() and not args.data.is_dir():
+        raise ServerError(f"--data {args.data} is a file: give a folder for the games")
+    players = args.players_file
+    if players is not None:
+        if players.is_dir():
+            raise ServerError(f"--players-file {players} is a folder: give a file")
+        if not players.parent.is_dir():
+            raise ServerError(f"the players file's folder {players.parent} does not exist")
+        PlayersFile.load(players)  # (a file that is not a players file is refused now)
 
 
 def _port(text: str) -> int:
@@ -117,10 +137,9 @@ def _seconds(text: str) -> float:
 def run_serve(args: argparse.Namespace) -> int:
     if args.game != games.DEFAULT:
         raise ServerError(f"antipolix serve plays AntipoliX only, not {args.game}")
-    if args.agent_workers < 0:
-        raise ServerError("--agent-workers is 0 (a thread) or more processes")
     seats = parse_seats(args.seats) if args.seats else None
-    rules = rules_from_args(args, None if seats is None else len(seats))
+    rules = rules_from_args(args, None if seats is None else len(seats), seats="--seats")
+    _check_places(args)
     config = ServerConfig(
         host=args.host,
         port=args.port,
@@ -129,8 +148,6 @@ def run_serve(args: argparse.Namespace) -> int:
         players_file=args.players_file,
         agent_workers=args.agent_workers,
     )
-    if args.players_file is not None and not args.players_file.parent.is_dir():
-        raise ServerError(f"the players file's folder {args.players_file.parent} does not exist")
     if seats is not None:  # refused before anything is bound or written
         check_game(seats, rules, args.watch, args.agent_min_think)
     run_serving(_serve(config, seats, rules, args))
