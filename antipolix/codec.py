@@ -281,6 +281,12 @@ def rules_overrides(rules: Rules, base: Rules | None = None) -> list[str]:
     return diff + [f"{k}=none" for k in have if k not in want]
 
 
+def overrides_markdown(rules: Rules, base: Rules | None = None, none: str = "none") -> str:
+    """:func:`rules_overrides` for a report: Markdown code spans (`` `army.cost=4`,
+    `max_turns=500` ``), or ``none`` when nothing differs."""
+    return ", ".join(f"`{o}`" for o in rules_overrides(rules, base)) or none
+
+
 # -- army items -----------------------------------------------------------------------------------
 
 ITEMS: tuple[ArmyItem, ...] = tuple((k, t) for k in PieceType for t in Trait)

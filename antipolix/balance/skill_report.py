@@ -16,7 +16,7 @@ from antipolix.balance.report import _md, _plt, draw_shares, seat_table
 from antipolix.balance.skill import PER
 from antipolix.balance.skill_study import ValuesBySkill
 from antipolix.balance.values import kind_cost, priced_kinds, unbuyable
-from antipolix.codec import rules_overrides
+from antipolix.codec import overrides_markdown
 from antipolix.files import write_atomically
 
 COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9"]
@@ -407,12 +407,11 @@ def _method_section(study: ValuesBySkill) -> str:
     ratings = ", ".join(f"{a} {axis.ratings[a]:.0f}" for a in study.agents)
     notes = "".join(f"\n- {n}" for n in axis.notes)
     rules = study.rules
-    changed = ", ".join(f"`{c}`" for c in rules_overrides(rules)) or "none"
     return f"""## How this was made
 
 - Rules: board {"×".join(map(str, rules.shape))}, {rules.players} players, budget
   {rules.army_budget}, turn limit {rules.max_turns}, think times {rules.think_times}; options
-  changed from the 1995 rules: {changed}; study seed {study.seed}. Costs:
+  changed from the 1995 rules: {overrides_markdown(rules)}; study seed {study.seed}. Costs:
   {", ".join(f"{k} {kind_cost(rules, k)}" for k in priced_kinds(rules))}.
 - {study.design.describe()} Every seat of a game is the same agent; game `i` of every agent
   starts from the same armies on the same cells (common random numbers, R12).

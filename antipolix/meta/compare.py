@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from antipolix.agents import agent_named
-from antipolix.codec import rules_overrides, rules_to_dict
+from antipolix.codec import overrides_markdown, rules_to_dict
 from antipolix.errors import AntipolixError
 from antipolix.files import write_atomically
 from antipolix.limits import check_seed
@@ -220,12 +220,11 @@ def write_comparison(c: Comparison, folder: Path) -> None:
         shown = verdicts.assign(
             kept=verdicts["kept"].map({True: "yes", False: "**no**", None: "–"})
         )
-        diff = rules_overrides(c.rules[1], c.rules[0])
         lines = [
             f"# {a} against {b}: health and the meta",
             "",
             f"Both tables played on the same seeds (seed {c.seed}) by `{c.settings.agent}`. "
-            f"{b} differs from {a} in: {', '.join(f'`{d}`' for d in diff) or 'nothing'}.",
+            f"{b} differs from {a} in: {overrides_markdown(c.rules[1], c.rules[0], 'nothing')}.",
             "",
             f"**{b} judged against {a}'s health**: " + _summary(c.verdicts) + ".",
             "",

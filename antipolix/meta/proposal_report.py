@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from antipolix.codec import rules_overrides, rules_to_toml
+from antipolix.codec import overrides_markdown, rules_to_toml
 from antipolix.files import write_atomically
 from antipolix.meta.armies import MetaError
 from antipolix.meta.health import BOUNDS, Health, Verdict, binding, judge
@@ -247,13 +247,12 @@ def tradeoff_table(p: Proposal) -> str:
 def report_text(p: Proposal) -> str:
     s = p.settings
     rules = p.rules
-    changed = rules_overrides(rules)
     lines = [
         f"# A cost table at `{s.agent}`: the proposal",
         "",
         f"Rules: board {'×'.join(map(str, rules.shape))}, {rules.players} players, budget "
         f"{rules.army_budget}, turn limit {rules.max_turns}; changed from the 1995 rules: "
-        f"{', '.join(f'`{c}`' for c in changed) if changed else 'nothing'}. Study seed "
+        f"{overrides_markdown(rules, none='nothing')}. Study seed "
         f"{p.seed}; fixed kinds: {', '.join(s.fix) or 'none'}.",
         "",
         f"**Verdict: {p.verdict()}.** {stability_sentence(p)}",

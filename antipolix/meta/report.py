@@ -212,13 +212,12 @@ def write_meta(meta: Meta, out: Path, bound: float = 0.56) -> None:
 
 def description(meta: Meta) -> str:
     r = meta.rules
-    from antipolix.codec import rules_overrides
+    from antipolix.codec import overrides_markdown
 
-    changed = rules_overrides(r)
     return (
         f"Rules: board {'×'.join(map(str, r.shape))}, {r.players} players, budget "
         f"{r.army_budget}, turn limit {r.max_turns}; options changed from the 1995 rules: "
-        f"{', '.join(f'`{c}`' for c in changed) if changed else 'none'}. Agent `{meta.agent}` "
+        f"{overrides_markdown(r)}. Agent `{meta.agent}` "
         f"in every seat, seed {meta.seed}; {meta.games:,} games ({meta.played:,} played by "
         "this run)."
     )

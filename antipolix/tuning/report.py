@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from antipolix.agents.planner import DEFAULT_WEIGHTS, WEIGHT_NAMES, WEIGHTS
-from antipolix.codec import rules_from_dict, rules_overrides
+from antipolix.codec import overrides_markdown, rules_from_dict
 from antipolix.files import write_atomically
 from antipolix.stats import wilson_interval
 from antipolix.tuning.evaluate import Check
@@ -103,11 +103,6 @@ def _mirror(settings: dict[str, Any]) -> str:
     return " (every third group of games the entry alone)" if settings["mirror"] else ""
 
 
-def _changed(rules: dict[str, Any]) -> str:
-    """The rule options a study's rules (their dict form) change from the 1995 rules."""
-    return ", ".join(f"`{o}`" for o in rules_overrides(rules_from_dict(rules))) or "none"
-
-
 def report_text(
     result: TuningResult, check: Check | None = None, start: Check | None = None
 ) -> str:
@@ -130,7 +125,7 @@ def report_text(
         f"a draw scoring {result.draw:g}; rules: board {shape}, "
         "think times "
         f"{s['rules'].get('think_times')}, options changed from the 1995 rules: "
-        f"{_changed(s['rules'])}; engine {s['engine']}, cma {s['cma']}. "
+        f"{overrides_markdown(rules_from_dict(s['rules']))}; engine {s['engine']}, cma {s['cma']}. "
         f"Tuned: {', '.join(space.names)}.",
         "",
         "## The weights found",
