@@ -45,6 +45,7 @@ def project(dev: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) ->
     monkeypatch.setattr(dev, "ROOT", root)
     monkeypatch.setattr(dev, "VENV", venv)
     monkeypatch.setattr(dev, "PY", venv / "bin" / "python")
+    monkeypatch.setattr(dev, "UV", venv / "bin" / "uv")
     monkeypatch.setattr(dev, "STAMP", venv / ".antipolix-installed")
 
     def create(path: Path, with_pip: bool) -> None:
@@ -92,6 +93,38 @@ def test_a_changed_pyproject_installs_again_with_the_extras_the_job_needs(
     dev.ran.clear()
     dev.setup(dev.EXTRAS["test"])
     assert dev.ran == []
+
+
+def test_uv_installs_the_project_into_the_environment(dev: ModuleType, project: Path) -> None:
+    dev.setup(dev.EXTRAS["test"])
+    python, uv = dev.PY, dev.UV
+    assert dev.ran == [
+        ["venv"],
+        [python, "-m", "pip", "install", "--quiet", "uv"],  # into .venv, nowhere else
+        [uv, "pip", "install", "--quiet", "--python", python, "-e", ".[dev]"],
+    ]
+
+
+@pytest.mark.parametrize("failing", ["pip", "uv"])
+def test_pip_installs_the_project_where_uv_cannot(
+    dev: ModuleType, project: Path, monkeypatch: pytest.MonkeyPatch, capsys, failing: str
+) -> None:
+    """No uv to be had (pip cannot fetch it), or uv fails (an index only pip is configured
+    for): pip installs the same target, and the stamp is written."""
+    recorded = dev.run
+
+    def run(*cmd: object, env: object = None) -> None:
+        recorded(*cmd)
+        if (failing == "pip" and cmd[-1] == "uv") or (failing == "uv" and cmd[0] == dev.UV):
+            raise subprocess.CalledProcessError(2, [str(c) for c in cmd])
+
+    monkeypatch.setattr(dev, "run", run)
+    dev.setup(dev.EXTRAS["demo"])
+    assert dev.ran[-1] == [dev.PY, "-m", "pip", "install", "--quiet", "-e", "."]
+    assert "pip installs it" in capsys.readouterr().out
+    dev.ran.clear()
+    dev.setup(dev.EXTRAS["demo"])
+    assert dev.ran == []  # installed
 
 
 def test_a_stamp_of_an_older_dev_py_reads_as_the_package_alone(
