@@ -101,7 +101,7 @@ def test_uv_installs_the_project_into_the_environment(dev: ModuleType, project: 
     assert dev.ran == [
         ["venv"],
         [python, "-m", "pip", "install", "--quiet", "uv"],  # into .venv, nowhere else
-        [uv, "pip", "install", "--quiet", "--python", python, "-e", ".[dev]"],
+        [uv, "pip", "install", "--quiet", "--compile-bytecode", "--python", python, "-e", ".[dev]"],
     ]
 
 
