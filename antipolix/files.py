@@ -111,15 +111,19 @@ def compare_studies(
 ) -> Literal["same", "grows", "shrinks"] | tuple[str, ...]:
     """How a study description ``new`` stands to the ``old`` one of a folder: ``"same"``;
     ``"grows"`` or ``"shrinks"`` (equal but for more, or fewer, ``grows``: games); or what
-    differs, in words (a folder to refuse)."""
+    differs, in words (a folder to refuse). The count ``grows`` is not among those words: a
+    study may grow, so a count told beside a changed seed would read as part of the refusal."""
     if old == new:
         return "same"
     keys = sorted(set(old) | set(new))
     changed = [k for k in keys if old.get(k) != new.get(k)]
     had, want = old.get(grows), new.get(grows)
-    if changed == [grows] and isinstance(had, int) and isinstance(want, int):
+    counted = isinstance(had, int) and isinstance(want, int)
+    if changed == [grows] and counted:
         return "grows" if had < want else "shrinks"
-    return tuple(_difference(k, old.get(k), new.get(k)) for k in changed)
+    return tuple(
+        _difference(k, old.get(k), new.get(k)) for k in changed if not (k == grows and counted)
+    )
 
 
 def text_file(path: str | Path, limit: int = MAX_TEXT_BYTES) -> str:
