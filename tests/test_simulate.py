@@ -170,6 +170,7 @@ def test_grid_tags_rows_by_variant_and_plays_the_same_seeds() -> None:
     results = simulate(variants, AGENTS, 6, seed=4, workers=0)
     df = results.to_pandas()
     assert results.variants == list(variants)
+    assert repr(results).endswith(": 12 of 12 games, 2 variants, seed 4)")
     assert df.groupby("variant", sort=False).size().tolist() == [6, 6]
     for name, rules in variants.items():
         overrides = df.loc[df["variant"] == name, "overrides"].iloc[0]
@@ -256,6 +257,7 @@ def test_the_folder_is_a_parquet_dataset_that_reopens(reference: Results) -> Non
     again = Results.open(folder)
     assert_same_rows(again, reference)
     assert again.complete and again.agents == ["greedy", "random"] and again.rules() == SMALL
+    assert repr(again) == f"Results({str(folder)!r}: 30 of 30 games, 1 variant, seed 5)"
     assert pq.read_schema(reference.files()[0]).names == list(reference.table.column_names)
 
 

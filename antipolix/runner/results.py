@@ -166,9 +166,10 @@ class Results:
         return len(self) == self.games * len(self.variants)
 
     def __repr__(self) -> str:
+        n = len(self.variants)
         return (
-            f"Results({str(self.path)!r}: {len(self)} of {self.games * len(self.variants)} "
-            f"games, {len(self.variants)} variant(s), seed {self.seed})"
+            f"Results({str(self.path)!r}: {len(self)} of {self.games * n} "
+            f"games, {n} variant{'' if n == 1 else 's'}, seed {self.seed})"
         )
 
     # -- the table ---------------------------------------------------------------------------------
