@@ -119,7 +119,7 @@ def compare_studies(
     changed = [k for k in keys if old.get(k) != new.get(k)]
     had, want = old.get(grows), new.get(grows)
     counted = isinstance(had, int) and isinstance(want, int)
-    if changed == [grows] and counted:
+    if changed == [grows] and isinstance(had, int) and isinstance(want, int):
         return "grows" if had < want else "shrinks"
     return tuple(
         _difference(k, old.get(k), new.get(k)) for k in changed if not (k == grows and counted)
