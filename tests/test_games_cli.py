@@ -290,3 +290,24 @@ def test_demo_of_sight_plays_prints_its_boards_and_draws_its_end(
     argv = ["demo", "--game", "sight", "--out", str(tmp_path), "--batch", "0", "--seed", "3"]
     assert main(argv) == 0
     assert (tmp_path / "demo-sight-seed3-random-random.png").is_file()
+
+
+def test_a_2d_pictures_caption_grows_with_the_picture(sight_replay: Path, tmp_path: Path) -> None:
+    """The caption's two lines (the position, the turn's action) stand as tall, for their
+    picture, at any size: it was 11 points whatever the size, under half the height of the
+    pieces' labels at the default 1280 × 800."""
+    from PIL import Image
+
+    from viz.render2d import save_png_2d
+
+    def caption_height(size: tuple[int, int]) -> int:
+        path = save_png_2d(sight_replay, 3, tmp_path / f"c{size[1]}.png", window_size=size)
+        image = np.asarray(Image.open(path).convert("RGB")).astype(int)
+        corner = image[: size[1] // 8, : size[0] // 3]  # above the board, left of it
+        rows = np.flatnonzero((corner.sum(axis=2) < 200).any(axis=1))
+        assert rows.size, "no caption drawn"
+        return int(rows[-1] - rows[0] + 1)
+
+    small, default = caption_height((640, 400)), caption_height((1280, 800))
+    assert 1.6 < default / small < 2.4, (small, default)
+    assert default >= 36, default  # two lines of about 15 points at 800 pixels of height

@@ -53,7 +53,9 @@ def _ink_on(colour: str) -> str:
 
 def draw_scene(plotter: pv.Plotter, scene: Scene2D, words: Sequence[str] = ()) -> None:
     """Draw ``scene``'s marks into ``plotter``, back to front, with its caption and ``words``
-    (the turn's actions) as text, the board framed from above."""
+    (the turn's actions) as text, the board framed from above. Text grows with the picture
+    (its sizes are for 800 pixels of height), as the 3D pictures' does."""
+    scale = plotter.window_size[1] / 800
     labels: list[tuple[tuple[float, float, float], str, str, int]] = []
     for i, mark in enumerate(scene.marks):
         z = i * LIFT
@@ -85,7 +87,7 @@ def draw_scene(plotter: pv.Plotter, scene: Scene2D, words: Sequence[str] = ()) -
         plotter.add_point_labels(
             [point],
             [text],
-            font_size=size,
+            font_size=max(8, round(size * scale)),
             text_color=colour,
             shape=None,
             show_points=False,
@@ -95,7 +97,7 @@ def draw_scene(plotter: pv.Plotter, scene: Scene2D, words: Sequence[str] = ()) -
             bold=True,
         )
     caption = "\n".join(_latin([scene.caption, *words]))
-    plotter.add_text(caption, position="upper_left", font_size=11, color=INK)
+    plotter.add_text(caption, position="upper_left", font_size=caption_size(scale), color=INK)
     camera = plotter.camera
     camera.parallel_projection = True
     camera.parallel_scale = 0.5 * max(scene.width, scene.height) + 0.9
@@ -103,6 +105,12 @@ def draw_scene(plotter: pv.Plotter, scene: Scene2D, words: Sequence[str] = ()) -
     camera.focal_point = (*centre, 0.0)
     camera.position = (*centre, 10.0)
     camera.up = (0.0, 1.0, 0.0)
+
+
+def caption_size(scale: float) -> int:
+    """The caption's font size in a picture ``scale`` × 800 pixels high: 15 at 800 (it was
+    11, half the height of the pieces' labels), never under 9."""
+    return max(9, round(15 * scale))
 
 
 def _latin(lines: Sequence[str]) -> list[str]:
