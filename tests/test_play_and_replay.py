@@ -921,6 +921,32 @@ def test_cli_players_in_a_rules_file_must_match_the_agents(tmp_path: Path, capsy
     assert "the rules are for 3 players but 2 agents are given" in capsys.readouterr().err
 
 
+def test_cli_without_agents_seats_the_default_lineup_for_the_rules_players(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """No --agents: the command's default lineup takes as many seats as the rules name, its
+    agents in turn (the demo's greedy, greedy, random, greedy: three seats of it); it was the
+    default's four agents, and ``--rule players=3`` alone was refused for agents never given."""
+    monkeypatch.chdir(tmp_path)
+    small = ["--rule", "shape=4,8,8", "--seed", "4"]
+    assert main(["play", "--rule", "players=3", *small]) == 0
+    assert capsys.readouterr().out.startswith("AntipoliX: 3 players (greedy, greedy, greedy) ")
+    rules_file = tmp_path / "five.toml"
+    rules_file.write_text("players = 5\nshape = [4, 10, 10]\n")
+    assert main(["play", "--rules", str(rules_file), "--seed", "4"]) == 0
+    assert capsys.readouterr().out.startswith("AntipoliX: 5 players (greedy, greedy, greedy, gre")
+    assert main(["demo", "--rule", "players=3", *small, "--batch", "0", "--out", "d"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("AntipoliX: 3 players (greedy, greedy, random) ")
+    assert len(list((tmp_path / "d").glob("demo-seed4-greedy-greedy-random-rules-*.gz"))) == 1
+    argv = ["simulate", "--games", "2", "--rule", "players=3", *small, "--workers", "0"]
+    assert main([*argv, "--no-progress"]) == 0
+    assert "agents greedy, greedy, greedy" in capsys.readouterr().out
+    assert main(["play", "--rule", "players=11"]) == 2  # the rules' own refusal, no agents named
+    err = capsys.readouterr().err
+    assert "players must be an integer from 2 to 10, got 11" in err and "agents" not in err
+
+
 def test_cli_replay_show(recorded, capsys) -> None:
     path = recorded[0]
     assert main(["replay", "show", str(path), "--log"]) == 0

@@ -295,6 +295,35 @@ def _seats_given(count: int, option: str = "--agents") -> str:
     return f"{given}: {option} names " + ("one agent a seat" if noun == "agent" else "each seat")
 
 
+def add_agents_option(parser: argparse.ArgumentParser, lineup: str) -> None:
+    """``--agents``, one built-in agent a seat, whose default ``lineup`` takes as many seats
+    as the rules have players (:func:`seat_agents`)."""
+    parser.add_argument(
+        "--agents",
+        type=agent_list,
+        default=None,
+        metavar="A,B,...",
+        help=f"one built-in agent per seat, comma-separated (default {lineup}; with --rule "
+        "players=P, P seats of them in turn); the number of agents sets the number of players",
+    )
+    parser.set_defaults(lineup=lineup)
+
+
+def seat_agents(args: argparse.Namespace) -> list[str]:
+    """The agents of ``--agents`` (:func:`add_agents_option`), or, when none are given, the
+    command's default lineup in turn, one a seat of the players the rules set (``--rule
+    players=3``, a rules file's ``players``; the game's default count otherwise): ``play
+    --rule players=3`` is a game of three, not a refusal of the default's four agents."""
+    if args.agents is not None:
+        return list(args.agents)
+    lineup = agent_list(args.lineup)
+    if GAME.get() == games.DEFAULT:
+        players = rules_from_args(args).players
+    else:
+        players = game_rules(current_game(), args).players
+    return [lineup[i % len(lineup)] for i in range(players)]
+
+
 def agents_from_names(names: list[str]) -> list[Agent]:
     return [agent_named(n) for n in names]
 

@@ -14,12 +14,13 @@ from typing import Any
 from antipolix.agents import Decision
 from antipolix.cli import games as other
 from antipolix.cli.common import (
+    add_agents_option,
     add_rules_options,
     add_seed_option,
-    agent_list,
     agents_from_names,
     int_at_least,
     rules_from_args,
+    seat_agents,
 )
 from antipolix.cli.common import (
     default_agents as game_default,
@@ -90,14 +91,7 @@ def register(sub: Any) -> None:
 
 
 def _game_options(parser: argparse.ArgumentParser, default_agents: str, default_seed: int) -> None:
-    parser.add_argument(
-        "--agents",
-        type=agent_list,
-        default=agent_list(game_default(default_agents)),
-        metavar="A,B,...",
-        help=f"one built-in agent per seat, comma-separated (default {default_agents}); "
-        "the number of agents sets the number of players",
-    )
+    add_agents_option(parser, game_default(default_agents))
     add_seed_option(parser, default_seed, "game seed")
     parser.add_argument("--log", action="store_true", help="print a turn-by-turn log")
     add_rules_options(parser)
@@ -165,6 +159,7 @@ def play_and_print(
 
 
 def run_play(args: argparse.Namespace) -> int:
+    args.agents = seat_agents(args)
     if args.game != "antipolix":
         return other.run_play(args)
     rules = rules_from_args(args, players=len(args.agents))
@@ -189,6 +184,7 @@ def demo_name(args: argparse.Namespace, rules: Rules) -> str:
 
 
 def run_demo(args: argparse.Namespace) -> int:
+    args.agents = seat_agents(args)
     if args.game != "antipolix":
         return other.run_demo(args, game_default(DEMO_AGENTS))
     rules = rules_from_args(args, players=len(args.agents))

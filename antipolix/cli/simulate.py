@@ -15,10 +15,10 @@ from typing import Any
 
 from antipolix import games
 from antipolix.cli.common import (
+    add_agents_option,
     add_ray_options,
     add_rules_options,
     add_seed_option,
-    agent_list,
     agents_from_names,
     checked_rules,
     current_game,
@@ -26,6 +26,7 @@ from antipolix.cli.common import (
     game_rules,
     int_at_least,
     rules_from_args,
+    seat_agents,
 )
 from antipolix.codec import parse_value
 from antipolix.errors import AntipolixError, SimulationError
@@ -53,14 +54,7 @@ def _study_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--games", type=int_at_least(1, "games "), default=1000, help="games (default 1000)"
     )
-    p.add_argument(
-        "--agents",
-        type=agent_list,
-        default=agent_list(default_agents("greedy,greedy,greedy,greedy")),
-        metavar="A,B,...",
-        help="one built-in agent per seat, comma-separated (default greedy,greedy,greedy,greedy);"
-        " the number of agents sets the number of players",
-    )
+    add_agents_option(p, default_agents("greedy,greedy,greedy,greedy"))
     add_seed_option(p, 0, "root seed")
     p.add_argument(
         "--grid",
@@ -114,6 +108,7 @@ def parse_grid(base: Any, texts: list[str], game: str = games.DEFAULT) -> Any:
 def run_simulate(args: argparse.Namespace) -> int:
     agents: Sequence[Any]
     name = games.DEFAULT
+    args.agents = seat_agents(args)
     if args.game == name:
         rules = rules_from_args(args, players=len(args.agents))
         variants = parse_grid(rules, args.grid)
