@@ -136,6 +136,18 @@ def test_r3_fixed_army_with_a_hovercraft_chief_fits_a_budget_of_one_chief() -> N
     assert army == [(HOVER, CHIEF)]
 
 
+def test_r3_a_fixed_army_whose_chief_does_not_fit_buys_the_cheapest_chief() -> None:
+    """Budget 2 (valid: a hovercraft chief costs 2): greedy's army chief (3) would not fit, so
+    the cheapest chief that does is bought; a game of greedy agents on a small board failed
+    at placement. A chief that fits is kept."""
+    rules = Rules(shape=(4, 8, 8), players=2, budget=2)
+    army = FixedArmy({"army": 1}).choose(rules, np.random.default_rng(0))
+    assert army == [(HOVER, CHIEF)]
+    assert_valid_army(rules, GreedyAgent().default_army().choose(rules, np.random.default_rng(0)))
+    three = Rules(shape=(4, 8, 8), players=2, budget=3)
+    assert FixedArmy({"army": 1}).choose(three, np.random.default_rng(0)) == [(ARMY, CHIEF)]
+
+
 def test_fixed_army_hand_traced_composition() -> None:
     # Rules(): budget 61. Chief army (3) leaves 58. Shares army 2 : hovercraft 1; the item
     # furthest below its share is bought next, ties in mix order: a, a, h, a, a, h, ... each

@@ -187,13 +187,17 @@ class FixedArmy:
 def _fixed_army(
     chief: PieceType, items: tuple[ArmyItem, ...], shares: tuple[float, ...], rules: Rules
 ) -> tuple[ArmyItem, ...]:
-    """:meth:`FixedArmy.choose`, worked out once per policy and rules (it draws nothing)."""
+    """:meth:`FixedArmy.choose`, worked out once per policy and rules (it draws nothing). The
+    chief is of the policy's type, or, where that does not fit the budget (a small board's few
+    points), of the cheapest type (R3: the rules refuse a budget that buys no chief)."""
     weights = np.asarray(shares)
 
     def pick(affordable: np.ndarray, counts: np.ndarray) -> int | None:
         need = np.where(affordable, (counts + 1) / weights, np.inf)
         return int(np.argmin(need))
 
+    if rules.piece_cost(chief, Trait.CHIEF) > rules.army_budget:  # (the rules ensure one fits)
+        chief = min(PieceType, key=lambda k: rules.piece_cost(k, Trait.CHIEF))
     return tuple(_fill(rules, (chief, Trait.CHIEF), items, pick))
 
 
