@@ -493,7 +493,8 @@ def test_the_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[st
         (["--agents", "random,greedy", "--players", "3"], "at least 3 different agents"),
         (["--games", "0"], "games 0 must be >= 1"),
         (["--players", "1"], "players 1 must be >= 2"),
-        (["--rule", "players=4"], "rules are for 4 players but --players is 2"),
+        (["--rule", "players=4", "--players", "2"], "rules are for 4 players but --players is 2"),
+        (["--rule", "players=4"], "at least 4 different agents"),  # (tables of the rules' 4)
         (["--rule", "think_times=agent"], "always draws think times"),
         (["--rule", "nonsense=1"], "unknown option"),
         (["--lineup-games", "random,greedy"], "expected a lineup and its games"),
@@ -526,6 +527,20 @@ def test_the_command_refuses_bad_input_in_one_line(
     assert err.startswith("antipolix: error: ") and err.count("\n") == 1, err
     assert match in err
     assert not out.exists()
+
+
+def test_the_tables_take_the_rules_players_without_players_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--rule players=3`` without ``--players``: 3-player tables (it was refused, "--players
+    is 2", for an option never given); ``--players`` alone still sets the tables' size."""
+    base = ["tournament", "--agents", "random,greedy,planner", "--workers", "0", "--no-progress"]
+    base += ["--games", "1", *TINY_ARGS]
+    three = ["--rule", "players=3", "--rule", "shape=3,8,8", "--out", str(tmp_path / "a")]
+    assert main([*base, *three]) == 0
+    assert "at 3-player tables" in capsys.readouterr().out
+    assert main([*base, "--out", str(tmp_path / "b")]) == 0
+    assert "at 2-player tables" in capsys.readouterr().out
 
 
 def test_the_command_refuses_a_folder_of_another_tournament(

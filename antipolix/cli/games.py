@@ -163,6 +163,8 @@ def table_rules(args: argparse.Namespace) -> Any:
     game = current_game()
     config = game_rules(game, args)
     given = [r for r in args.rule if r.partition("=")[0].strip() == "players"]
+    if args.players is None:  # the tables' size from the rules, else two
+        args.players = config.players if given else 2
     if given and config.players != args.players:
         raise RulesError(
             f"the rules are for {config.players} players but --players is {args.players}; "

@@ -78,8 +78,9 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--players",
         type=int_at_least(2, "players "),
-        default=2,
-        help="seats at a table (default 2); every combination of this many agents plays",
+        default=None,
+        help="seats at a table (default: the rules' players when --rule players=P or the rules "
+        "file sets them, else 2); every combination of this many agents plays",
     )
     p.add_argument(
         "--seating",
@@ -137,6 +138,8 @@ def table_rules(args: argparse.Namespace) -> Rules:
     given = dict(options)
     if args.rules is not None:
         given = {**load_rules_table(args.rules), **given}
+    if args.players is None:  # the tables' size from the rules, else two
+        args.players = with_options(base, options).players if "players" in given else 2
     if "players" in given and given["players"] != args.players:
         rules = with_options(base, options)  # (the error of bad rules first)
         raise RulesError(
