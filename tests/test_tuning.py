@@ -453,7 +453,7 @@ def test_tune_command_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[s
     ("extra", "message"),
     [
         (["--weights", "win,bogus"], "no weight 'bogus'"),
-        (["--games", "3"], "must be even"),
+        (["--games", "3"], "games must be even (each seed is played from both seats), got 3"),
         (["--generations", "0"], "generations 0 must be >= 1"),
         (["--population", "1"], "population 1 must be >= 2"),
         (["--sigma0", "2"], "sigma0 must be a number above 0 and at most 0.5, got 2.0"),
@@ -471,6 +471,23 @@ def test_tune_command_refuses_bad_input_writing_nothing(
     assert err.startswith("antipolix: error:") and message in err
     assert len(err.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_tune_command_games_are_counted_for_the_rules_players(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Games per entry are a multiple of the players (each seed from every seat): three games
+    at 3-player tables are taken (the command refused any odd count, as if two played), and the
+    default 48 becomes 50 at 5-player tables (48 was refused, though never given)."""
+    small = ["--rule", "shape=2,6,6", "--rule", "budget=6", "--rule", "max_turns=40"]
+    args = ["--generations", "1", "--population", "2", "--weights", "win", *small]
+    args += ["--workers", "0", "--no-progress"]
+    for players, games, want in [(3, ["--games", "3"], 3), (5, [], 50)]:
+        out = tmp_path / f"t{players}"
+        argv = ["tune", "--out", str(out), "--rule", f"players={players}", *games, *args]
+        assert main(argv) == 0
+        assert capsys.readouterr().out.startswith("1 generation (1 played now, 0 read from")
+        assert json.loads((out / STUDY_FILE).read_text())["games"] == want
 
 
 def test_tune_command_refuses_a_simulate_folder(

@@ -69,13 +69,7 @@ def _checked_number(text: str, check: Callable[[float], float]) -> float:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def even_games(text: str) -> int:
-    value = int_at_least(2, "games ")(text)
-    if value % 2:
-        raise argparse.ArgumentTypeError(
-            f"games {value} must be even (each seed is played from both seats)"
-        )
-    return value
+DEFAULT_GAMES = 48  # games per candidate and generation: a multiple of 2, 3, 4, 6 and 8 players
 
 
 def register(sub: Any) -> None:
@@ -109,10 +103,12 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--games",
-        type=even_games,
-        default=48,
+        type=int_at_least(2, "games "),
+        default=None,
         metavar="N",
-        help="games per candidate and generation, even (default 48)",
+        help="games per candidate and generation, a multiple of the players: each seed is "
+        f"played from every seat (default {DEFAULT_GAMES}, or the next multiple of the players "
+        "above it)",
     )
     add_seed_option(p, 0, "study seed")
     p.add_argument(
@@ -177,14 +173,18 @@ def _given(args: argparse.Namespace, option: str) -> bool:
 
 
 def run_tune(args: argparse.Namespace) -> int:
+    from antipolix.meta.report import counted
     from antipolix.tuning import check_weights, tune, write_outputs
 
     rules = tuning_rules(args)
+    games = args.games
+    if games is None:  # (--rule players=5: 50 games, each seed from every seat)
+        games = -(-DEFAULT_GAMES // rules.players) * rules.players
     result = tune(
         args.out,
         generations=args.generations,
         population=args.population,
-        games=args.games,
+        games=games,
         seed=args.seed,
         weights=args.weights,
         sigma0=args.sigma0,
@@ -198,8 +198,8 @@ def run_tune(args: argparse.Namespace) -> int:
     )
     before = len(result.log) - result.played
     print(
-        f"{len(result.log)} generations ({result.played} played now, {before} read from the "
-        f"log) in {result.seconds:.1f} s; σ = {result.sigma:.3g}"
+        f"{counted(len(result.log), 'generation')} ({result.played} played now, {before} read "
+        f"from the log) in {result.seconds:.1f} s; σ = {result.sigma:.3g}"
     )
     print(result.table().drop(columns=list(result.space.names)).tail(5).to_string(index=False))
     print("weights (CMA-ES's final mean):")
