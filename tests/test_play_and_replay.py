@@ -947,6 +947,27 @@ def test_cli_without_agents_seats_the_default_lineup_for_the_rules_players(
     assert "players must be an integer from 2 to 10, got 11" in err and "agents" not in err
 
 
+def test_cli_demo_files_are_named_within_what_a_file_system_takes(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """A demo's files name its agents, their parameters without ``:`` and ``=``; past 80
+    characters, their count and a digest (ten agents with parameters named in full made a name
+    of 380 characters: 'File name too long')."""
+    monkeypatch.chdir(tmp_path)
+    small = ["--rule", "shape=4,8,8", "--rule", "max_turns=3", "--batch", "0"]
+    long = ",".join(["random:mean_think=2.5"] * 4)
+    assert main(["demo", "--agents", long, *small, "--out", "a"]) == 0
+    names = {p.name for p in (tmp_path / "a").iterdir()}
+    stem = "demo-seed7-4-agents-" + hashlib.sha256(long.encode()).hexdigest()[:8] + "-rules-"
+    assert len(names) == 3 and all(n.startswith(stem) and len(n) < 80 for n in names), names
+    assert main(["demo", "--agents", "greedy,random:mean_think=2.5", *small, "--out", "b"]) == 0
+    assert all(
+        p.name.startswith("demo-seed7-greedy-random_mean_think2.5-rules-")
+        for p in (tmp_path / "b").iterdir()
+    )
+    capsys.readouterr()
+
+
 def test_cli_replay_show(recorded, capsys) -> None:
     path = recorded[0]
     assert main(["replay", "show", str(path), "--log"]) == 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextvars
+import hashlib
 import math
 import sys
 from collections.abc import Callable, Sequence
@@ -322,6 +323,26 @@ def seat_agents(args: argparse.Namespace) -> list[str]:
     else:
         players = game_rules(current_game(), args).players
     return [lineup[i % len(lineup)] for i in range(players)]
+
+
+DEMO_AGENTS_CHARS = 80  # the longest the agents' part of a demo's file names is written out
+
+
+def demo_stem(prefix: str, seed: int, agents: Sequence[str], changed: Sequence[str]) -> str:
+    """The stem of a demo's files that is not the default demo: ``prefix``, the seed, the agents
+    (parameters without ``:`` and ``=``, which some systems refuse in file names) and a short
+    digest of the rule options ``changed``; ten agents with parameters named in full made a name
+    longer than a file system takes, so agents past :data:`DEMO_AGENTS_CHARS` characters are
+    their count and a digest of their names."""
+    who = "-".join(agents).replace(":", "_").replace("=", "")
+    if len(who) > DEMO_AGENTS_CHARS:
+        who = f"{len(agents)}-agents-{_digest(','.join(agents))}"
+    name = f"{prefix}-seed{seed}-{who}"
+    return name + (f"-rules-{_digest(' '.join(changed))}" if changed else "")
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
 def agents_from_names(names: list[str]) -> list[Agent]:

@@ -9,14 +9,13 @@ stays in each command's module).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
 from collections.abc import Mapping, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from antipolix.cli.common import current_game, game_agents, game_rules
+from antipolix.cli.common import current_game, demo_stem, game_agents, game_rules
 from antipolix.errors import RulesError, SimulationError
 from antipolix.games import host, replays
 from antipolix.games.protocol import GameDef, Outcome, State, play_one, seed_sequence
@@ -93,10 +92,7 @@ def demo_name(game: GameDef, args: argparse.Namespace, config: Any, default: str
     changed = host.overrides(game, config)
     if args.seed == 7 and ",".join(args.agents) == default and not changed:
         return name
-    name += f"-seed{args.seed}-{'-'.join(args.agents)}"
-    if changed:
-        name += "-rules-" + hashlib.sha256(" ".join(changed).encode()).hexdigest()[:8]
-    return name.replace(":", "_").replace("=", "")
+    return demo_stem(name, args.seed, args.agents, changed)
 
 
 def run_demo(args: argparse.Namespace, default_agents: str) -> int:

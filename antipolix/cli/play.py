@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
 from collections.abc import Mapping, Sequence
 from importlib.metadata import entry_points
@@ -18,6 +17,7 @@ from antipolix.cli.common import (
     add_rules_options,
     add_seed_option,
     agents_from_names,
+    demo_stem,
     int_at_least,
     rules_from_args,
     seat_agents,
@@ -176,11 +176,7 @@ def demo_name(args: argparse.Namespace, rules: Rules) -> str:
     changed = rules_overrides(rules, default)
     if args.seed == DEMO_SEED and ",".join(args.agents) == DEMO_AGENTS and not changed:
         return "demo"
-    name = f"demo-seed{args.seed}-{'-'.join(args.agents)}"
-    if changed:
-        digest = hashlib.sha256(" ".join(changed).encode()).hexdigest()[:8]
-        name += f"-rules-{digest}"
-    return name
+    return demo_stem("demo", args.seed, args.agents, changed)
 
 
 def run_demo(args: argparse.Namespace) -> int:
