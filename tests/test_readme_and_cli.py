@@ -292,3 +292,27 @@ def test_readme_says_where_the_command_is_and_git_ignores_what_its_examples_writ
         assert proc.returncode == 0, f"git would pick up {path}, which a README example writes"
     kept = subprocess.run(["git", "check-ignore", "-q", "docs/demo.png"], cwd=ROOT, check=False)
     assert kept.returncode == 1  # the README's own pictures stay tracked
+
+
+def test_a_designers_first_hour_plays_the_committed_proposal_live() -> None:
+    """The first hour's last step serves a game at a proposal: its seats must be as many as the
+    proposal's players (a proposal names every option, players = 4 at the default rules), and
+    a human's clock must leave time to think (``time_credit`` alone is capped by
+    ``time_total`` / players, R7: 600 gave 62.5 s)."""
+    import shlex
+
+    from antipolix.cli import parser
+    from antipolix.cli.common import rules_from_args
+    from antipolix.server.seats import parse_seats
+
+    hour = (ROOT / "README.md").read_text().split("## A designer's first hour", 1)[1].split("\n## ", 1)[0]
+    found = re.search(r"`(antipolix serve [^`]*)`", hour.replace("\n   ", " "))
+    assert found, "the first hour lost its live game"
+    proposal = ROOT / "experiments" / "results" / "meta_default" / "proposed.toml"
+    argv = shlex.split(found[1].replace("proposed.toml", str(proposal)))[1:]
+    args = parser().parse_args(argv)
+    seats = parse_seats(args.seats)
+    rules = rules_from_args(args, len(seats), seats="--seats")
+    assert rules.players == len(seats) == 4
+    assert any(seat.kind == "human" for seat in seats)
+    assert min(rules.time_credit, rules.time_total / rules.players) >= 300
