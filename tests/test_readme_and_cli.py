@@ -305,7 +305,8 @@ def test_a_designers_first_hour_plays_the_committed_proposal_live() -> None:
     from antipolix.cli.common import rules_from_args
     from antipolix.server.seats import parse_seats
 
-    hour = (ROOT / "README.md").read_text().split("## A designer's first hour", 1)[1].split("\n## ", 1)[0]
+    readme = (ROOT / "README.md").read_text()
+    hour = readme.split("## A designer's first hour", 1)[1].split("\n## ", 1)[0]
     found = re.search(r"`(antipolix serve [^`]*)`", hour.replace("\n   ", " "))
     assert found, "the first hour lost its live game"
     proposal = ROOT / "experiments" / "results" / "meta_default" / "proposed.toml"
