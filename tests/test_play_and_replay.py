@@ -918,7 +918,12 @@ def test_cli_players_in_a_rules_file_must_match_the_agents(tmp_path: Path, capsy
     rules_file = tmp_path / "three.toml"
     rules_file.write_text("players = 3\nshape = [4, 8, 8]\n")
     assert main(["play", "--agents", "greedy,random", "--rules", str(rules_file)]) == 2
-    assert "the rules are for 3 players but 2 agents are given" in capsys.readouterr().err
+    err = capsys.readouterr().err  # (a rules file names its players: the way to another count)
+    assert "the rules are for 3 players but 2 agents are given: --agents names one agent a " in err
+    assert err.endswith("seat (or --rule players=2 for a game of 2)\n")
+    argv = ["play", "--agents", "greedy,random", "--rules", str(rules_file), "--seed", "1"]
+    assert main([*argv, "--rule", "players=2"]) == 0
+    assert capsys.readouterr().out.startswith("AntipoliX: 2 players (greedy, random) on a 4×8×8")
 
 
 def test_cli_without_agents_seats_the_default_lineup_for_the_rules_players(

@@ -283,8 +283,10 @@ def _rules_from_args(args: argparse.Namespace, players: int | None, seats: str) 
         options.append(("players", players))
     rules = with_options(base, options)
     if players is not None and rules.players != players:
+        by_file = not any(key == "players" for key, _ in options)  # (the rules file's count)
+        hint = f" (or --rule players={players} for a game of {players})" if by_file else ""
         raise RulesError(
-            f"the rules are for {rules.players} players but {_seats_given(players, seats)}"
+            f"the rules are for {rules.players} players but {_seats_given(players, seats)}{hint}"
         )
     return rules
 
