@@ -509,6 +509,8 @@ def test_the_meta_flags_a_kind_that_takes_every_army_and_one_none_buys(
         if max(comp["shares"][kind], comp["pieces"][kind]) >= 0.5:
             assert f"{kind} dominates the meta" in flags
             assert one.dominated_by(kind)
+            share = f"{one.held(k - 1, kind):.0%}"  # one army: its share, not "from x to x"
+            assert f"by points or by pieces ({share})" in flags
 
 
 # -- the command line: bad input in one line, nothing written -------------------------------------

@@ -253,10 +253,11 @@ class Meta:
             taken = [self.held(i, k) for i in support]
             bought = [self.compositions[i]["counts"][k] for i in support]
             if taken and min(taken) >= dominant:
+                low, high = f"{min(taken):.0%}", f"{max(taken):.0%}"
+                held = low if low == high else f"from {low} to {high}"
                 out.append(
                     f"{k} dominates the meta: it takes at least {dominant:.0%} of every army of "
-                    f"its support, by points or by pieces (from {min(taken):.0%} to "
-                    f"{max(taken):.0%})"
+                    f"its support, by points or by pieces ({held})"
                 )
             elif bought and max(bought) == 0:
                 out.append(
