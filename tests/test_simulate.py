@@ -492,6 +492,7 @@ def test_cli_simulate_prints_a_summary_and_writes_the_dataset(
         (["--games", "4", "--rule", "hovercraft.cost=-1"], "invalid rules"),
         (["--games", "4", "--grid", "hovercraft.cost"], "a grid is KEY=V1,V2"),
         (["--games", "4", "--grid", "nothing.cost=1,2"], "unknown option"),
+        (["--games", "4", "--grid", "players=2,3"], "run a study for each player count"),
         (["--games", "4", "--address", "127.0.0.1:1"], "cannot reach the Ray cluster"),
     ],
 )

@@ -98,6 +98,12 @@ def parse_grid(base: Any, texts: list[str], game: str = games.DEFAULT) -> Any:
             raise SimulationError(f"a grid is KEY=V1,V2,... (e.g. {example}), got {text!r}")
         if key in grid:
             raise SimulationError(f"--grid {key} is given twice")
+        if key == "players":  # (the agents, one a seat, are the same in every variant)
+            raise SimulationError(
+                "--grid players is not a variant of one study: its agents (--agents, one a "
+                "seat) are the same in every variant; run a study for each player count "
+                "(--rule players=P)"
+            )
         parts = [v.strip() for v in (values.split(";") if ";" in values else values.split(","))]
         if not all(parts):
             raise SimulationError(f"--grid {text!r} has an empty value")
