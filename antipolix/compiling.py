@@ -45,17 +45,17 @@ AGENT_KERNELS: tuple[tuple[type[Agent], Callable[..., Any]], ...] = (
     (RandomAgent, random_act_held),
 )
 # Seconds of compiling, measured cold (see the module docstring)
-SECONDS: dict[str, float] = {  # experiments/bench_compile.py: CPU seconds, cold
-    "engine": 24.0,  # a first game through Game: turns, observations, placement
-    "random": 5.0,
-    "greedy": 8.0,
-    "planner": 50.0,
-    "search": 65.0,  # its rollouts hold the planner and the engine's turn
-    "whole games": 105.0,  # autoplay's one kernel: the engine and every built-in agent
+SECONDS: dict[str, float] = {  # experiments/bench_compile.py: CPU seconds, cold (2026-11-28)
+    "engine": 35.0,  # a first game through Game: turns, observations, placement
+    "random": 8.0,
+    "greedy": 12.0,
+    "planner": 75.0,
+    "search": 115.0,  # its rollouts hold the planner and the engine's turn
+    "whole games": 165.0,  # autoplay's one kernel: the engine and every built-in agent
 }
-# (search and whole games: the figures of that machine times what compiling the thin levels
-# into their callers saved, antipolix.jit.inlined: 157 -> 106 and 226 -> 157 CPU s on a slower
-# 2-core VM, bench_compile.py before and after)
+# The whole-game kernel once the engine's kernels are on disk (a first demo's batch, after its
+# game): it compiles again what it holds of them, but not all (114 s from a fresh clone)
+WHOLE_AFTER_ENGINE = 115.0
 
 
 def _agent_kernel(agent: Agent) -> tuple[str, Callable[..., Any]] | None:
@@ -88,6 +88,8 @@ def compile_notice(agents: Sequence[Agent], whole: bool = False) -> str | None:
     if not parts:
         return None
     seconds = sum(SECONDS[p] for p in parts)
+    if whole and all(cached(fn) for fn in GAME_KERNELS):
+        seconds = WHOLE_AFTER_ENGINE
     what = "the core for whole games" if whole else f"the core ({', '.join(parts)})"
     return (
         f"compiling {what}, once per install: about {_rounded(seconds)} s on a 2-core machine "

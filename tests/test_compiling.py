@@ -65,6 +65,13 @@ def test_the_notice_names_what_compiles_and_about_how_long(
     )
     whole = compiling.compile_notice([GreedyAgent()], whole=True)
     assert whole is not None and whole.startswith("compiling the core for whole games, once")
+    assert f"about {compiling._rounded(compiling.SECONDS['whole games'])} s" in whole
+    # after a game through Game (the demo's batch): the engine's kernels are on disk already
+    monkeypatch.setattr(compiling, "cached", lambda fn: fn in compiling.GAME_KERNELS)
+    after = compiling.compile_notice([GreedyAgent()], whole=True)
+    shorter = compiling._rounded(compiling.WHOLE_AFTER_ENGINE)
+    assert after is not None and f"about {shorter} s" in after
+    assert compiling.SECONDS["whole games"] > compiling.WHOLE_AFTER_ENGINE
 
 
 def test_play_says_it_compiles_on_a_cold_cache_and_not_on_a_warm_one(
