@@ -123,6 +123,30 @@ def test_perft_prints_the_s11_counts(capsys: pytest.CaptureFixture[str]) -> None
     assert "perft(2) = 625" in capsys.readouterr().out  # S11, with pie
 
 
+def test_perft_says_how_long_a_deep_level_will_take_before_it_starts(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each level takes about the branching times the last one: a level expected to take 10 s
+    or more is announced with its estimate before it starts (the deep levels took minutes
+    without a word); the counts and their seconds as before."""
+    from antipolix.cli import perft
+
+    clock = iter([0.0, 1.0, 1.0, 3.0, 3.0, 23.0, 23.0, 223.0])  # 1 s, 2 s, 20 s, 200 s
+    monkeypatch.setattr(perft.time, "perf_counter", lambda: next(clock))
+    monkeypatch.setattr(perft.host, "perft", lambda game, config, depth: 10**depth)
+    assert main(["perft", "--game", "sight", "--depth", "4"]) == 0
+    lines = capsys.readouterr().out.splitlines()[1:]
+    assert lines == [
+        "perft(1) = 10 (1.00 s)",
+        "perft(2) = 100 (2.00 s)",
+        "perft(3): counting, about 20 s (Ctrl-C stops)",  # 2 s × 100 / 10
+        "perft(3) = 1,000 (20.00 s)",
+        "perft(4): counting, about 200 s (Ctrl-C stops)",
+        "perft(4) = 10,000 (200.00 s)",
+    ]
+    assert perft.estimate([10, 0], 5.0) is None  # a game over: nothing grows
+
+
 def _rewritten(src: Path, dst: Path, change: dict[str, object]) -> Path:
     """``src`` with header fields changed and its checksum made good again."""
     lines = gzip.decompress(src.read_bytes()).splitlines(keepends=True)

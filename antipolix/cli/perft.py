@@ -48,9 +48,30 @@ def run(args: argparse.Namespace) -> int:
     game = current_game()
     config = game_rules(game, args)
     options = host.overrides(game, config)
-    print(f"{game.info.title}: perft from the start, rules {' '.join(options) or 'the defaults'}")
+    print(
+        f"{game.info.title}: perft from the start, rules {' '.join(options) or 'the defaults'}",
+        flush=True,
+    )
+    counts: list[int] = []
+    seconds = 0.0
     for depth in range(1, args.depth + 1):
+        ahead = estimate(counts, seconds)
+        if ahead is not None and ahead >= SAY_AHEAD:  # (each level takes the branching longer)
+            print(f"perft({depth}): counting, about {ahead:,.0f} s (Ctrl-C stops)", flush=True)
         began = time.perf_counter()
         count = host.perft(game, config, depth)
-        print(f"perft({depth}) = {count:,} ({time.perf_counter() - began:.2f} s)")
+        seconds = time.perf_counter() - began
+        counts.append(count)
+        print(f"perft({depth}) = {count:,} ({seconds:.2f} s)", flush=True)
     return 0
+
+
+SAY_AHEAD = 10.0  # seconds: a level expected to take longer is announced before it starts
+
+
+def estimate(counts: list[int], seconds: float) -> float | None:
+    """The next level's seconds from the last one's and the branching seen between the last
+    two counts (None before two levels, or when the game ended: nothing to grow)."""
+    if len(counts) < 2 or counts[-2] == 0 or counts[-1] == 0:
+        return None
+    return seconds * counts[-1] / counts[-2]
