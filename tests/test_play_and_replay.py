@@ -1002,3 +1002,16 @@ def test_r8_elimination_line_counts_pieces_in_plain_english(taken, removed, text
     reason = Elimination.TIMER if removed else Elimination.CHIEF
     line = describe(Eliminated(0, reason, 1.5, 1 if taken else None, taken, removed))
     assert line == f"P0 ELIMINATED at 1.50s: {text}"
+
+
+def test_cli_without_agents_warns_of_a_large_game_once(capsys) -> None:
+    """Seating the default lineup reads the rules' players; the size warning of a large game
+    is the command's, printed once (it was printed twice without --agents)."""
+    from antipolix.cli import parser
+    from antipolix.cli.common import rules_from_args, seat_agents
+
+    large = ["--rule", "shape=8,64,64", "--rule", "budget=2000"]
+    args = parser().parse_args(["play", *large])
+    assert seat_agents(args) == ["greedy"] * 4
+    rules_from_args(args, players=4)  # what play does next
+    assert capsys.readouterr().err.count("antipolix: warning: large game") == 1

@@ -320,8 +320,8 @@ def seat_agents(args: argparse.Namespace) -> list[str]:
     if args.agents is not None:
         return list(args.agents)
     lineup = agent_list(args.lineup)
-    if GAME.get() == games.DEFAULT:
-        players = rules_from_args(args).players
+    if GAME.get() == games.DEFAULT:  # (not checked_rules: the command checks them next, once)
+        players = _rules_from_args(args, None, "--agents").players
     else:
         players = game_rules(current_game(), args).players
     return [lineup[i % len(lineup)] for i in range(players)]
