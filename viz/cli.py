@@ -237,25 +237,27 @@ def run(args: argparse.Namespace) -> int:
 
 # the options of the 3D views and films, which a 2D game's board has no use for
 THREE_D_ONLY = (
-    ("--mode", "mode"),
-    ("--axis", "axis"),
-    ("--boards", "boards"),
-    ("--slice", "slice"),
-    ("--layout", "layout"),
-    ("--angle", "angle"),
-    ("--no-events", "no_events"),
-    ("--turns", "turns"),
-    ("--frames-per-turn", "frames_per_turn"),
-    ("--fps", "fps"),
+    "--mode",
+    "--axis",
+    "--boards",
+    "--slice",
+    "--layout",
+    "--angle",
+    "--no-events",
+    "--turns",
+    "--frames-per-turn",
+    "--fps",
 )
 
 
-def _default(dest: str) -> Any:
-    """The default of the view option stored as ``dest`` (False for a flag)."""
+def _given(args: argparse.Namespace, option: str) -> bool:
+    """Was the view option ``option`` given a value other than its default (False for a
+    flag)?"""
     for flag, settings in (*VIEW_OPTIONS, *OUTPUT_OPTIONS):
-        if flag.lstrip("-").replace("-", "_") == dest:
-            return settings.get("default", False if settings.get("action") else None)
-    raise KeyError(dest)
+        if flag == option:
+            default = settings.get("default", False if settings.get("action") else None)
+            return bool(getattr(args, flag[2:].replace("-", "_")) != default)
+    raise KeyError(option)
 
 
 def _run_2d(args: argparse.Namespace) -> int:
@@ -263,7 +265,7 @@ def _run_2d(args: argparse.Namespace) -> int:
     (``--png``); ``--turn`` and ``--fog`` (a seat) apply, the 3D view's options do not."""
     if args.gif is not None or args.mp4 is not None:
         raise ViewError("a 2D game's replay is drawn as a page (--html) or a picture (--png)")
-    given = [flag for flag, dest in THREE_D_ONLY if getattr(args, dest) != _default(dest)]
+    given = [flag for flag in THREE_D_ONLY if _given(args, flag)]
     if given:  # (they were ignored: a user asking for --mode boards got the flat board)
         raise ViewError(
             f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for AntipoliX's 3D views; "
