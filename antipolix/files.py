@@ -118,12 +118,11 @@ def compare_studies(
     keys = sorted(set(old) | set(new))
     changed = [k for k in keys if old.get(k) != new.get(k)]
     had, want = old.get(grows), new.get(grows)
-    counted = isinstance(had, int) and isinstance(want, int)
-    if changed == [grows] and isinstance(had, int) and isinstance(want, int):
-        return "grows" if had < want else "shrinks"
-    return tuple(
-        _difference(k, old.get(k), new.get(k)) for k in changed if not (k == grows and counted)
-    )
+    if isinstance(had, int) and isinstance(want, int):
+        if changed == [grows]:
+            return "grows" if had < want else "shrinks"
+        changed = [k for k in changed if k != grows]
+    return tuple(_difference(k, old.get(k), new.get(k)) for k in changed)
 
 
 def text_file(path: str | Path, limit: int = MAX_TEXT_BYTES) -> str:
