@@ -93,8 +93,14 @@ class Player:
         # each price on one line ("12 pts" wrapped to two in a narrow column)
         heights = page.eval_on_selector_all("#shop td.c", "cs => cs.map(c => c.clientHeight)")
         assert max(heights) == min(heights)
-        page.check('input[name="where"][value="choose"]')
         zone = page.evaluate("apxPlay.zone()")
+        # the zone in the engine's words: z, y, x, as every cell is written (R1, R3)
+        box = " ".join(
+            f"{axis}{min(c[i] for c in zone)}..{max(c[i] for c in zone)}"
+            for i, axis in enumerate("zyx")
+        )
+        assert page.inner_text("#placing") == f"your zone: {box}"
+        page.check('input[name="where"][value="choose"]')
         for cell in zone:
             if len(self.state()["cells"]) == 3:
                 break

@@ -462,7 +462,7 @@
     const zone = w.zone;
     $("placing").textContent = G.army.where === "choose"
       ? (G.army.cells.length < items.length ? "click a cell of your zone for the " + items[G.army.cells.length].replace("+", " ") + " (" + (G.army.cells.length + 1) + " of " + items.length + ")" : "every piece has its cell: place the army")
-      : zone ? "your zone: x" + zone.lo[2] + "–" + (zone.hi[2] - 1) + ", y" + zone.lo[1] + "–" + (zone.hi[1] - 1) + ", z" + zone.lo[0] + "–" + (zone.hi[0] - 1) : "";
+      : zone ? "your zone: " + ["z", "y", "x"].map((a, i) => a + zone.lo[i] + ".." + (zone.hi[i] - 1)).join(" ") : "";  // (z, y, x), as the engine writes a zone
     $("undo").hidden = G.army.where !== "choose";
     redraw();
   }
