@@ -21,6 +21,7 @@ from antipolix import Rules
 from antipolix.play import verify
 from antipolix.replay import load_replay
 from antipolix.server import ServerConfig, running
+from antipolix.world import cell_text
 from tests.test_viz_browser import FLAGS, _chromium_or_skip
 from viz.html import _layouts
 
@@ -133,6 +134,7 @@ class Player:
             self.click_cell(target["cell"])
             staged = self.state()["staged"]
             if staged and staged["kind"] == "Attack":
+                assert f" at {cell_text(staged['cell'])} with " in page.inner_text("#order-text")
                 page.click("#send")
                 return "attack"
         page.click("#clear")
@@ -153,6 +155,9 @@ class Player:
                     self.click_cell(cell)
                     staged = self.state()["staged"]
                     if staged and staged["kind"] == "Move":
+                        # the cell in the engine's words, as the turn's events write it (R1)
+                        words = page.inner_text("#order-text")
+                        assert words.endswith(f" to {cell_text(staged['cell'])}")
                         page.click("#send")
                         return "move"
                 page.click("#clear")

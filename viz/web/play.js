@@ -167,7 +167,7 @@
     return [d, now];
   }
 
-  function cellText(c) { return "x" + c[2] + " y" + c[1] + " z" + c[0]; }
+  function cellText(c) { return "z" + c[0] + " y" + c[1] + " x" + c[2]; }  // as the engine writes a cell (R1)
 
   function eventsDelta(events, before) { // viz.scene._EventPainter, from the events as told
     const cells = new Map([...before].map(([id, p]) => [id, p.cell]));
