@@ -33,10 +33,11 @@ from antipolix.agents.search import scratch_generators
 from antipolix.armies import Zone
 from antipolix.end import REASONS, GameResult
 from antipolix.errors import AntipolixError
+from antipolix.events import Elimination
 from antipolix.game import generators
 from antipolix.ids import PieceNames
 from antipolix.jit import inlined, kernel
-from antipolix.journal import FNV_OFFSET, Journal, clear, digest, journal_for
+from antipolix.journal import ELIMINATIONS, FNV_OFFSET, Journal, clear, digest, journal_for
 from antipolix.observation import seen_k
 from antipolix.pieces import FORTRESS, TELEPORTER, ArmyItem
 from antipolix.placement import free_cell, put
@@ -49,7 +50,8 @@ from antipolix.usage import USAGE
 from antipolix.world import IntArray
 
 HEAD = 4  # columns of a game's summary before the per-seat ones (see play_games_k)
-PER_SEAT = 3 + len(USAGE)  # per-seat columns of a game's summary
+PER_SEAT = 4 + len(USAGE)  # per-seat columns of a game's summary
+OUT = 3 + len(USAGE)  # the per-seat row of why a seat left the game (see _count)
 
 
 def warm(rules: Rules, agents: Sequence[Agent]) -> None:
@@ -81,6 +83,8 @@ class Played:
     digest: int  # of every event (:func:`antipolix.journal.digest`), as Game.digest
     decisions: int  # player-turns: the agents' decisions, one per living seat and turn
     usage: tuple[tuple[int, ...], ...] = ()  # per USAGE counter, per seat (see _count)
+    # per seat, why it left the game (R7, R8, R9), None for a seat still in it at the end
+    eliminations: tuple[Elimination | None, ...] = ()
 
 
 @dataclass
@@ -187,7 +191,8 @@ def _played(
         float(seconds),
         digest,
         decisions,
-        tuple(tuple(c) for c in per_seat[3:]),
+        tuple(tuple(c) for c in per_seat[3:OUT]),
+        tuple(None if code == 0 else ELIMINATIONS[code - 1] for code in per_seat[OUT]),
     )
 
 
@@ -222,7 +227,8 @@ def play_games_k(
     the last two for the search agent's rollouts, which seed them afresh
     (:class:`~antipolix.agents.search.Scratch`: what they drew before changes nothing).
     Writes ``out[g]``: winner, reason, turns, decisions, then per seat the elimination order
-    (-1 padded), living pieces and their cost, and the :data:`USAGE` counts; ``seconds[g]``:
+    (-1 padded), living pieces and their cost, the :data:`USAGE` counts and why it left the
+    game (:func:`_count`); ``seconds[g]``:
     the game's wall time;
     ``digests[g]``: the digest of its events (:func:`antipolix.journal.digest`)."""
     players = t.players
@@ -232,9 +238,10 @@ def play_games_k(
             began = time.perf_counter()
         base = g * (2 + players)
         a = _placed(t, keys[g], items[g], counts[g], rngs[base + 1])
-        usage = out[g, HEAD + 3 * players :].reshape(len(USAGE), players)
+        usage = out[g, HEAD + 3 * players : HEAD + OUT * players].reshape(len(USAGE), players)
+        gone = out[g, HEAD + OUT * players :]
         digests[g], decisions = _play(
-            a, t, params[g], rngs, base, usage, scratch_engine, scratch_agents
+            a, t, params[g], rngs, base, usage, gone, scratch_engine, scratch_agents
         )
         _summary(a, t, out[g])
         out[g, 3] = decisions
@@ -293,11 +300,13 @@ def _play(
     rngs: List[np.random.Generator],
     base: int,
     usage: IntArray,
+    gone: IntArray,
     scratch_engine: np.random.Generator,
     scratch_agents: np.random.Generator,
 ) -> tuple[np.uint64, int]:
     """Play the placed game ``a`` to its end: each turn, every living seat's decision from its
-    observation and memory, then the turn (R4, R7), counted in ``usage`` (:func:`_count`).
+    observation and memory, then the turn (R4, R7), counted in ``usage`` and ``gone``
+    (:func:`_count`).
     Returns the digest of its events and the number of decisions."""
     players = t.players
     first, moved, kinds, mark_turn, mark_value, hidden, counters = _memories(t, len(a.grid))
@@ -348,7 +357,7 @@ def _play(
         clear(j)
         forts = _fortresses(a)
         play_turn_k(a, t, engine, s, j)
-        _count(a, t, j, forts, usage)
+        _count(a, t, j, forts, usage, gone)
         h = digest(j, h)
     return h, decisions
 
@@ -368,8 +377,12 @@ def _fortresses(a: Arrays) -> IntArray:
 
 
 @kernel
-def _count(a: Arrays, t: Tables, j: Journal, forts: IntArray, usage: IntArray) -> None:
-    """Count the turn's events in ``usage`` (rows :data:`USAGE`, a column per seat):
+def _count(
+    a: Arrays, t: Tables, j: Journal, forts: IntArray, usage: IntArray, gone: IntArray
+) -> None:
+    """Count the turn's events in ``usage`` (rows :data:`USAGE`, a column per seat), and
+    write in ``gone`` (per seat) why a seat left the game (its reason's code in the journal
+    + 1: R8 chief taken, R7 timer, R9 QUIT; 0 for a seat in the game):
 
     - a **teleport move** (R5): a move farther than its piece's own move field, by its mover;
     - a **fortress defence** (R8): an attack on a piece with a fortress of its owner in the
@@ -414,6 +427,7 @@ def _count(a: Arrays, t: Tables, j: Journal, forts: IntArray, usage: IntArray) -
                 else:
                     forts[f, 1] = h[jr.PLAYER]
         elif kind == jr.ELIMINATED:
+            gone[h[jr.PLAYER]] = h[jr.A] + 1
             for f in range(len(forts)):
                 if forts[f, 1] == h[jr.PLAYER]:
                     if h[jr.B] >= 0:

@@ -49,7 +49,7 @@ from antipolix.errors import (
     UnknownPieceError,
     ZoneFullError,
 )
-from antipolix.events import Event
+from antipolix.events import Eliminated, Elimination, Event
 from antipolix.ids import PieceNames
 from antipolix.jit import held, packed
 from antipolix.messages import Command, Delivered, Message
@@ -173,6 +173,7 @@ class Game:
         # the last turn's events with their audiences (None: everyone), worked out once a turn
         self._last_events: tuple[tuple[frozenset[int] | None, Event], ...] = ()
         self._result: GameResult | None = None
+        self._out: dict[int, Elimination] = {}  # why each player out of the game left it
         self._digest = np.uint64(journal.FNV_OFFSET)
         self._buffers: _TurnBuffers | None = None  # made at the first turn, then reused
         # players flagged in an array of the state (living, nul), with the flags they came from
@@ -193,6 +194,7 @@ class Game:
         self.__dict__.update(state)
         self.__dict__.setdefault("_flagged", {})
         self.__dict__.setdefault("_checked", {})
+        self.__dict__.setdefault("_out", {})
         self._tables = self.rules.tables
         self._state = packed(self.board.arrays)
         self._held_rng = held(self._rng)
@@ -270,6 +272,12 @@ class Game:
     def elimination_order(self) -> tuple[int, ...]:
         a = self.arrays
         return tuple(a.elim[: a.meta[N_ELIM]].tolist())
+
+    @property
+    def eliminations(self) -> dict[int, Elimination]:
+        """Why each player out of the game left it (R7 timer, R8 chief taken, R9 QUIT), in
+        the order they left (:attr:`elimination_order`)."""
+        return dict(self._out)
 
     def agent_seed(self, player: int) -> np.random.SeedSequence:
         """R12: the seed spawned for the agent in seat ``player``."""
@@ -507,6 +515,9 @@ class Game:
         self._digest = np.uint64(digest)
         log = b.log
         events = journal.decode(log, self.rules.shape, normal, mail, lambda: self.result)
+        for event in events:
+            if type(event) is Eliminated:
+                self._out[event.player] = event.reason
         for box in self._inbox.values():
             box.clear()
         for sender, index, to in journal.recipients(log):

@@ -25,6 +25,7 @@ from antipolix.agents import GreedyAgent, PlannerAgent, RandomAgent
 from antipolix.agents.army import FixedArmy, RandomArmy
 from antipolix.agents.base import Agent, Decision
 from antipolix.autoplay import Played, play_games
+from antipolix.events import Eliminated
 from antipolix.jit import PCG64_WORDS, Held, held, keep_pcg64, restore_pcg64, seed_pcg64
 from antipolix.messages import Command, Message
 from antipolix.play import play_game
@@ -83,12 +84,14 @@ def seats(name: str, players: int, seed: int) -> list[Seat]:
     return out
 
 
-def _row(rules: Rules, result: Any, armies: Any, left: Any, cost: Any) -> dict[str, Any]:
+def _row(rules: Rules, result: Any, armies: Any, left: Any, cost: Any, out: Any) -> dict[str, Any]:
     variant = Variant("base", rules, "")
     seats = list(range(rules.players))
     labels = [f"seat {s}" for s in seats]
     usage = {name: [0] * len(seats) for name in USAGE}
-    row = GameRow.of_numbers(result, armies, left, cost, variant, 0, 0, seats, labels, 0.0, usage)
+    row = GameRow.of_numbers(
+        result, armies, left, cost, variant, 0, 0, seats, labels, 0.0, usage, out
+    )
     return {k: v for k, v in row.values().items() if k != "seconds"}
 
 
@@ -112,14 +115,22 @@ def check_game(name: str, seed: int) -> None:
     game = oracle.game
     armies = oracle.armies
     left = [game.pieces(seat) for seat in range(rules.players)]
+    out: list[Any] = [None] * rules.players  # why each seat left, from the oracle's events
+    for report in oracle.reports:
+        for event in report.events:
+            if isinstance(event, Eliminated):
+                out[event.player] = event.reason
     expected = _row(
         rules,
         game.result,
         armies,
         [len(pieces) for pieces in left],
         [sum(rules.piece_cost(p.type, p.trait) for p in pieces) for pieces in left],
+        out,
     )
-    got = _row(rules, whole.result, whole.armies, whole.pieces_left, whole.cost_left)
+    got = _row(
+        rules, whole.result, whole.armies, whole.pieces_left, whole.cost_left, whole.eliminations
+    )
     assert got == expected, (name, seed)
 
 

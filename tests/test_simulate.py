@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -209,7 +210,7 @@ def test_results_table_and_helpers(reference: Results) -> None:
         "variant", "overrides", "game", "seed", "players", "seats", "agents",
         "army_cost", "winner", "winner_agent", "reason", "turns", "elimination_order",
         "pieces_left", "cost_left", "seconds", *items,
-        "teleport_moves", "fortress_defences", "crushes",
+        "teleport_moves", "fortress_defences", "crushes", "elimination_reason",
     ]  # fmt: skip
     assert str(df["winner"].dtype) == "Int64" and (df["seconds"] > 0).all()
     assert all(c <= SMALL.army_budget for costs in df["army_cost"] for c in costs)
@@ -523,3 +524,31 @@ def test_summary_shows_the_turn_limit_share_of_games() -> None:
     results = simulate(rules, ["random", "random"], games=4, seed=2, workers=0)
     assert results.turns()["turn_limit"].tolist() == [1.0]
     assert "100.0 %" in results.summary().split("turns per game:")[1]
+
+
+def test_rows_say_why_each_seat_left_the_game_on_both_paths(tmp_path: Path) -> None:
+    """R7, R8: clocks of about 6.7 s (time_total 20 for 3 players) run out in some games and
+    chiefs are taken in others; the compiled games and the games through Game (asked for
+    replays) write the same reason per seat, a reason for each seat out and none for the
+    seats in, and the summary counts them."""
+    rules = Rules(shape=(4, 8, 8), players=3, time_total=20.0)
+    agents = ["greedy", "greedy", "greedy"]
+    whole = simulate(rules, agents, games=12, seed=1, workers=0)
+    through_game = simulate(
+        rules, agents, games=12, seed=1, workers=0, out=tmp_path / "g", replays=True
+    )
+    assert_same_rows(whole, through_game)
+    df = whole.to_pandas()
+    for order, why in zip(df["elimination_order"], df["elimination_reason"], strict=True):
+        assert {s for s, r in enumerate(why) if r is not None} == set(order)
+    seen = Counter(r for why in df["elimination_reason"] for r in why if r is not None)
+    assert seen["timer"] > 0 and seen["chief"] > 0 and set(seen) <= {"timer", "chief", "quit"}
+    table = whole.eliminations()
+    assert table[["chief", "timer", "quit"]].iloc[0].tolist() == [
+        seen["chief"],
+        seen["timer"],
+        seen["quit"],
+    ]
+    assert "unrecorded" not in table  # (every chunk says)
+    section = whole.summary().split("how players left the game")[1]
+    assert f"{seen['chief']}" in section and f"{seen['timer']}" in section

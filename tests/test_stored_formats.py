@@ -52,7 +52,12 @@ def test_an_old_study_folder_grows_with_the_same_first_games(old: Path, tmp_path
     assert grown.run is not None and grown.run.games_played == 2
     pd.testing.assert_frame_equal(_rows(folder).iloc[:4], rows)
     simulate(RULES, ["planner", "random"], games=6, seed=5, workers=0, out=tmp_path / "n")
-    pd.testing.assert_frame_equal(_rows(tmp_path / "n"), _rows(folder))
+    fresh, now = _rows(tmp_path / "n"), _rows(folder)
+    # the same games; the old ones do not say why each seat left (written before the column)
+    said = [c for c in DETERMINISTIC_COLUMNS if c != "elimination_reason"]
+    pd.testing.assert_frame_equal(fresh[said], now[said])
+    pd.testing.assert_frame_equal(fresh.iloc[4:], now.iloc[4:])
+    assert now["elimination_reason"].iloc[:4].isna().all()
     study = json.loads((folder / STUDY_FILE).read_text())  # rewritten as today's, grown
     assert study["game"] == "antipolix" and study["games"] == 6
     assert [a["agent"] for a in study["agents"]] == ["planner", "random"]
@@ -108,3 +113,27 @@ def test_an_old_record_reads_as_todays() -> None:
     assert host.agent_record(game, rebuilt) == today
     custom = {"class": "mine.Idle", "name": "idle", "params": {}}
     assert host.normal_record(game, custom) == {"game": "antipolix", **custom}
+
+
+def test_an_old_study_counts_its_eliminations_as_unrecorded_and_grows_with_reasons(
+    old: Path,
+) -> None:
+    """A study written before the rows said why each seat left (R7, R8, R9) reads with those
+    seats ``unrecorded``; grown, its new games say why."""
+    folder = old / "study"
+    before = Results.open(folder)
+    out_before = sum(len(o) for o in before.to_pandas()["elimination_order"])
+    table = before.eliminations()
+    assert table["unrecorded"].tolist() == [out_before] and out_before > 0
+    assert table[["chief", "timer", "quit"]].to_numpy().sum() == 0
+    assert "how players left the game: not in these rows" in before.summary()
+    grown = simulate(RULES, ["planner", "random"], games=8, seed=5, workers=0, out=folder)
+    assert grown.run is not None and grown.run.games_played == 4
+    df = grown.to_pandas()
+    new = df[df["game"] >= 4]
+    assert df[df["game"] < 4]["elimination_reason"].isna().all()
+    table = grown.eliminations()
+    assert table["unrecorded"].tolist() == [out_before]
+    out_new = sum(len(o) for o in new["elimination_order"])
+    assert table[["chief", "timer", "quit"]].to_numpy().sum() == out_new > 0
+    assert "unrecorded" in grown.summary().split("how players left the game")[1]

@@ -19,6 +19,7 @@ import numpy.typing as npt
 from antipolix import games as registry
 from antipolix.end import EndReason, GameResult
 from antipolix.errors import AntipolixError, SimulationError
+from antipolix.events import Elimination
 from antipolix.games import host, replays
 from antipolix.games.protocol import Outcome
 from antipolix.runner.rows import schema
@@ -376,6 +377,32 @@ class Results:
         table = sizes.groupby(level=[0, 1], sort=False).sum().unstack(fill_value=0)
         return table.reindex([v for v in self.variants if v in table.index])
 
+    def eliminations(self) -> pd.DataFrame:
+        """How the players out of a game left it, per variant: seats whose chief was taken
+        (``chief``, R8), whose clock ran out (``timer``, R7) or who quit (``quit``, R9), and
+        ``unrecorded`` for the seats out of games in chunks written before the table said why
+        (only when there are some). Empty for a game whose table does not say."""
+        import pandas as pd
+
+        if "elimination_reason" not in self._schema.names:
+            return pd.DataFrame()
+        kinds = [str(e) for e in Elimination]
+        counts = {v: dict.fromkeys([*kinds, UNRECORDED], 0) for v in self.variants}
+        for t in self._parts(["variant", "elimination_order", "elimination_reason"]):
+            columns = t.to_pydict()
+            for variant, order, why in zip(*columns.values(), strict=True):
+                row = counts[variant]
+                if why is None:  # (a chunk written before the column)
+                    row[UNRECORDED] += len(order)
+                    continue
+                for reason in why:
+                    if reason is not None:
+                        row[reason] += 1
+        frame = pd.DataFrame([{"variant": v, **counts[v]} for v in self.variants if v in counts])
+        if not frame[UNRECORDED].any():
+            frame = frame.drop(columns=[UNRECORDED])
+        return frame
+
     def summary(self) -> str:
         """A plain-text report, per variant: games won by agent and by seat against their fair
         share (:meth:`win_shares`), the armies (:meth:`armies`), game lengths, end reasons. It
@@ -451,6 +478,16 @@ class Results:
         lines += ["", "turns per game:", show(turns)]
         reasons = self.reasons().reset_index()
         lines += ["", "how games ended:", show(reasons)]
+        out = self.eliminations()
+        said = [str(e) for e in Elimination]
+        if not out.empty and not out[said].to_numpy().any() and UNRECORDED in out:
+            lines += ["", "how players left the game: not in these rows (written before they said)"]
+        elif not out.empty:
+            lines += [
+                "",
+                "how players left the game (R7 timer, R8 chief taken, R9 quit), seats:",
+                show(out),
+            ]
         return "\n".join(lines)
 
     # -- single games ------------------------------------------------------------------------------
@@ -533,6 +570,7 @@ def _win_counts(t: pa.Table, by: str) -> pd.DataFrame:
 
 
 WINNERS = "winners"  # the row of Results.armies for the seats that won
+UNRECORDED = "unrecorded"  # seats out of games whose rows do not say why (Results.eliminations)
 
 
 def _army_sums(t: pa.Table, items: Sequence[str]) -> dict[tuple[str, str], tuple[Any, int]]:

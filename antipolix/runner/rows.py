@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from antipolix import games
 from antipolix.codec import ARMY_COLUMNS, army_counts, count_column
 from antipolix.end import GameResult
+from antipolix.events import Elimination
 from antipolix.games import host
 from antipolix.pieces import ArmyItem
 from antipolix.usage import USAGE
@@ -100,6 +101,13 @@ class GameRow:
             "(R6): columns `teleport_moves`, `fortress_defences`, `crushes` (antipolix.usage)"
         },
     )
+    elimination_reason: list[str | None] = field(
+        default_factory=list,
+        metadata={
+            "doc": "per seat, why it left the game: `chief` (taken, R8), `timer` (R7) or `quit` "
+            "(R9); null for a seat still in it at the end"
+        },
+    )
 
     def values(self) -> dict[str, Any]:
         """The row as column → value, the army counts and the usage counts spread over their
@@ -107,6 +115,7 @@ class GameRow:
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if _arrow(f)}
         out.update(self.armies)
         out.update(self.usage)
+        out["elimination_reason"] = self.elimination_reason
         return out
 
     @classmethod
@@ -138,6 +147,7 @@ class GameRow:
             labels,
             seconds,
             usage,
+            [played.game.eliminations.get(seat) for seat in range(rules.players)],
         )
 
     @classmethod
@@ -154,9 +164,11 @@ class GameRow:
         labels: Sequence[str],
         seconds: float,
         usage: Mapping[str, Sequence[int]],
+        eliminations: Sequence[Elimination | None],
     ) -> GameRow:
         """The row of a finished game from its result, the armies placed (per seat, R3), the
-        living pieces and their cost at the end and the usage counts (per seat)."""
+        living pieces and their cost at the end, the usage counts and why each seat left the
+        game (per seat, None: it did not)."""
         rules = variant.rules
         return cls(
             variant=variant.name,
@@ -177,6 +189,7 @@ class GameRow:
             seconds=seconds,
             armies=army_counts(armies),
             usage={name: [int(v) for v in usage[name]] for name in USAGE},
+            elimination_reason=[None if e is None else str(e) for e in eliminations],
         )
 
 
@@ -189,6 +202,7 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     tuple((f.name, a) for f in dataclasses.fields(GameRow) if (a := _arrow(f)) is not None)
     + tuple((name, "list<int64>") for name in ARMY_COLUMNS)
     + tuple((name, "list<int64>") for name in USAGE)
+    + (("elimination_reason", "list<string>"),)
 )
 DETERMINISTIC_COLUMNS = tuple(name for name, _ in COLUMNS if name != "seconds")
 

@@ -36,6 +36,7 @@ from antipolix.codec import (
     with_options,
 )
 from antipolix.end import EndReason, GameResult
+from antipolix.events import Elimination
 from antipolix.games.protocol import (
     Column,
     GameError,
@@ -137,6 +138,9 @@ def _spec_columns() -> tuple[Column, ...]:
         *(Column(n, per_seat, f"per seat, {n[2:].replace('_', '+', 1)} pieces placed") for n in
           ARMY_COLUMNS),
         *(Column(name, per_seat, usage[name]) for name in USAGE),
+        Column("elimination_reason", "list<string>", "per seat, why it left the game: `chief` "
+               "(taken, R8), `timer` (R7) or `quit` (R9); null for a seat still in it at the end "
+               "(and in tables written before the column was)"),
     )  # fmt: skip
 
 
@@ -167,15 +171,18 @@ def figures(
     pieces_left: Sequence[int],
     cost_left: Sequence[int],
     usage: Mapping[str, Sequence[int]],
-) -> dict[str, list[int]]:
+    eliminations: Sequence[Elimination | None],
+) -> dict[str, list[Any]]:
     """AntipoliX's own columns of a results row: per seat, the cost of the army placed (R2),
-    the living pieces and their cost at the end, the army as counts per item, the usage."""
+    the living pieces and their cost at the end, the army as counts per item, the usage, and
+    why it left the game (None: it did not)."""
     return {
         "army_cost": [rules.army_cost(army) for army in armies],
         "pieces_left": [int(n) for n in pieces_left],
         "cost_left": [int(c) for c in cost_left],
         **army_counts(armies),
         **{name: [int(v) for v in usage[name]] for name in USAGE},
+        "elimination_reason": [None if e is None else str(e) for e in eliminations],
     }
 
 
@@ -190,7 +197,7 @@ class AntipolixGame:
     layout = (
         "variant", "overrides", "game", "seed", "players", "seats", "agents", "army_cost",
         "winner", "winner_agent", "reason", "turns", "elimination_order", "pieces_left",
-        "cost_left", "seconds", *ARMY_COLUMNS, *USAGE,
+        "cost_left", "seconds", *ARMY_COLUMNS, *USAGE, "elimination_reason",
     )  # fmt: skip
     default_agents = ("greedy", "greedy", "greedy", "greedy")
 
@@ -350,6 +357,7 @@ class AntipolixGame:
             [len(pieces) for pieces in left],
             [config.army_cost((p.type, p.trait) for p in pieces) for pieces in left],
             counter.counts,
+            [played.game.eliminations.get(seat) for seat in range(config.players)],
         )
         return _outcome(config, played.result, extras, seconds)
 
@@ -381,7 +389,7 @@ class AntipolixGame:
 
 def _played(rules: Rules, p: Played) -> Outcome:
     usage = dict(zip(USAGE, p.usage, strict=True))
-    extras = figures(rules, p.armies, p.pieces_left, p.cost_left, usage)
+    extras = figures(rules, p.armies, p.pieces_left, p.cost_left, usage, p.eliminations)
     return _outcome(rules, p.result, extras, p.seconds)
 
 
