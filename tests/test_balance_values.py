@@ -26,9 +26,11 @@ from antipolix.balance import (
     estimate_games,
     restricted_play,
     skill_axis,
+    skill_report,
     values_by_skill,
 )
 from antipolix.balance.ratings import committed_fingerprint, committed_tables
+from antipolix.balance.report import clock_share
 from antipolix.balance.skill import (
     VALUE_COLUMNS,
     fit_line,
@@ -549,3 +551,26 @@ def test_the_committed_study_script_runs_end_to_end(tmp_path: Path) -> None:
     assert "seconds of play per game" in run and "min on 1 core\n" in run
     report = (results / "report.md").read_text()
     assert "moved by" in report and "onto the committed scale" in report
+
+
+def test_the_games_table_says_how_many_players_ran_out_of_time() -> None:
+    """R7: with clocks of 8 s (time_total 16 for 2 players) some players run out of time; the
+    report's games table gives their share of the players out, as the rows count them, and
+    the share a study written before the rows said is "–"."""
+    rules = apply_overrides(SMALL, ["time_total=16"])
+    study = values_by_skill(rules, "greedy", 30, seed=2, workers=0)
+    games = study.games["greedy"]
+    out = [r for why in games["elimination_reason"] for r in why if r is not None]
+    share = out.count("timer") / len(out)
+    assert 0 < share < 1
+    assert clock_share(games) == share
+
+    def cells() -> list[str]:
+        text = skill_report.report(study)
+        line = next(row for row in text.splitlines() if row.startswith("| greedy"))
+        return [cell.strip() for cell in line.split("|")]
+
+    assert f"{share:.1%}" in cells()
+    games["elimination_reason"] = None  # (the rows of before)
+    assert clock_share(games) is None
+    assert "–" in cells()

@@ -90,9 +90,12 @@ def play_games(
 def games_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """A study's results table (:meth:`~antipolix.Results.to_pandas`) as a balancing study
     reads it: one row per game, ``game``, ``winner`` (seat or None), ``reason``, ``turns``,
-    ``elimination_order`` (seats, first out first), ``seconds`` and ``kinds`` (per seat, its
-    pieces counted by priced kind, :func:`~antipolix.balance.values.item_kinds`)."""
+    ``elimination_order`` (seats, first out first), ``seconds``, ``kinds`` (per seat, its
+    pieces counted by priced kind, :func:`~antipolix.balance.values.item_kinds`) and
+    ``elimination_reason`` (per seat, why it left the game, R7, R8, R9; None where the rows do
+    not say)."""
     frame = frame.sort_values("game", kind="stable")
+    why = frame["elimination_reason"] if "elimination_reason" in frame else [None] * len(frame)
     return pd.DataFrame(
         {
             "game": frame["game"].to_numpy(),
@@ -102,6 +105,7 @@ def games_frame(frame: pd.DataFrame) -> pd.DataFrame:
             "elimination_order": [[int(s) for s in o] for o in frame["elimination_order"]],
             "seconds": frame["seconds"].to_numpy(),
             "kinds": seat_kinds(frame),
+            "elimination_reason": [None if w is None else list(w) for w in why],
         }
     )
 

@@ -34,6 +34,15 @@ def draw_shares(games: pd.DataFrame) -> tuple[float, float]:
     )
 
 
+def clock_share(games: pd.DataFrame) -> float | None:
+    """The share of the players out of these games whose clock ran out (R7), among those whose
+    rows say why (None when none do: tables written before they said, or no one out)."""
+    if "elimination_reason" not in games:
+        return None
+    out = [r for why in games["elimination_reason"] if why is not None for r in why if r]
+    return sum(r == "timer" for r in out) / len(out) if out else None
+
+
 def measures_table(fit: CostFit) -> pd.DataFrame:
     """Per iteration, the balance measures a designer watches while costs move: draws (and
     turn-limit draws), median game length, and the gap between the best and worst seat."""

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from antipolix.balance.report import _md, _plt, draw_shares, seat_table
+from antipolix.balance.report import _md, _plt, clock_share, draw_shares, seat_table
 from antipolix.balance.skill import PER
 from antipolix.balance.skill_study import ValuesBySkill
 from antipolix.balance.values import kind_cost, priced_kinds, unbuyable
@@ -379,12 +379,14 @@ def _games_section(study: ValuesBySkill) -> str:
             continue
         draws, limit = draw_shares(g)
         seats = seat_table(g, study.rules.players)
+        clock = clock_share(g)
         rows.append(
             {
                 "agent": a,
                 "games": len(g),
                 "draws": f"{draws:.1%}",
                 "turn limit": f"{limit:.1%}",
+                "out on time": "–" if clock is None else f"{clock:.1%}",
                 "median turns": int(g["turns"].median()),
                 "seat gap": f"{seats['win_rate'].max() - seats['win_rate'].min():.1%}",
                 "seconds of play": f"{g['seconds'].sum():.0f}",
@@ -394,9 +396,10 @@ def _games_section(study: ValuesBySkill) -> str:
         return "## The games\n\nNo game was played.\n"
     return f"""## The games
 
-Per agent: its games (every seat that agent, random armies), draws and turn-limit draws, median
-game length, the gap between the best and worst seat's win rate, and seconds of play (summed
-over games, each on one core).
+Per agent: its games (every seat that agent, random armies), draws and turn-limit draws, the
+players out of a game whose clock ran out (R7: a value measured where many do measures the
+clocks as well as the pieces; – where the rows do not say), median game length, the gap between
+the best and worst seat's win rate, and seconds of play (summed over games, each on one core).
 
 {_md(pd.DataFrame(rows))}
 """
