@@ -543,12 +543,30 @@ def test_rows_say_why_each_seat_left_the_game_on_both_paths(tmp_path: Path) -> N
         assert {s for s, r in enumerate(why) if r is not None} == set(order)
     seen = Counter(r for why in df["elimination_reason"] for r in why if r is not None)
     assert seen["timer"] > 0 and seen["chief"] > 0 and set(seen) <= {"timer", "chief", "quit"}
-    table = whole.eliminations()
-    assert table[["chief", "timer", "quit"]].iloc[0].tolist() == [
+    table = whole.eliminations()  # one agent in every seat: one row
+    staying = sum(3 - len(order) for order in df["elimination_order"])
+    assert table[["seats", "chief", "timer", "quit", "in at the end"]].iloc[0].tolist() == [
+        36,
         seen["chief"],
         seen["timer"],
         seen["quit"],
+        staying,
     ]
     assert "unrecorded" not in table  # (every chunk says)
-    section = whole.summary().split("how players left the game")[1]
+    section = whole.summary().split("how players left the games")[1]
     assert f"{seen['chief']}" in section and f"{seen['timer']}" in section
+
+
+def test_eliminations_are_counted_per_agent_and_seat_held() -> None:
+    """Each agent's seats, by how they left their games (R7, R8) or stayed in (R10): the
+    planner's one seat of three in each game, greedy's two."""
+    rules = Rules(shape=(4, 8, 8), players=3, time_total=20.0)
+    results = simulate(rules, ["planner", "greedy", "greedy"], games=10, seed=3, workers=0)
+    table = results.eliminations().set_index("agent")
+    assert table.loc["planner", "seats"] == 10 and table.loc["greedy", "seats"] == 20
+    df = results.to_pandas()
+    for agent, seats in (("planner", [0]), ("greedy", [1, 2])):
+        whys = [why[s] for why in df["elimination_reason"] for s in seats]
+        for reason in ("chief", "timer", "quit"):
+            assert table.loc[agent, reason] == whys.count(reason)
+        assert table.loc[agent, "in at the end"] == whys.count(None)

@@ -378,28 +378,41 @@ class Results:
         return table.reindex([v for v in self.variants if v in table.index])
 
     def eliminations(self) -> pd.DataFrame:
-        """How the players out of a game left it, per variant: seats whose chief was taken
-        (``chief``, R8), whose clock ran out (``timer``, R7) or who quit (``quit``, R9), and
-        ``unrecorded`` for the seats out of games in chunks written before the table said why
-        (only when there are some). Empty for a game whose table does not say."""
+        """How each agent's seats left their games, per variant and agent (label): ``seats``
+        (one per seat it held in each game), out because their chief was taken (``chief``,
+        R8), their clock ran out (``timer``, R7) or they quit (``quit``, R9), ``unrecorded``
+        for seats out of games whose rows were written before the table said why (only when
+        there are some), and ``in at the end`` (R10). Empty for a game whose table does not
+        say."""
         import pandas as pd
 
         if "elimination_reason" not in self._schema.names:
             return pd.DataFrame()
         kinds = [str(e) for e in Elimination]
-        counts = {v: dict.fromkeys([*kinds, UNRECORDED], 0) for v in self.variants}
-        for t in self._parts(["variant", "elimination_order", "elimination_reason"]):
-            columns = t.to_pydict()
-            for variant, order, why in zip(*columns.values(), strict=True):
-                row = counts[variant]
-                if why is None:  # (a chunk written before the column)
-                    row[UNRECORDED] += len(order)
-                    continue
-                for reason in why:
-                    if reason is not None:
-                        row[reason] += 1
-        frame = pd.DataFrame([{"variant": v, **counts[v]} for v in self.variants if v in counts])
-        if not frame[UNRECORDED].any():
+        counts: dict[tuple[str, str], dict[str, int]] = {}
+        names = ["variant", "agents", "elimination_order", "elimination_reason"]
+        for t in self._parts(names):
+            for variant, agents, order, why in zip(*t.to_pydict().values(), strict=True):
+                gone = set(order)
+                for seat, label in enumerate(agents):
+                    row = counts.setdefault(
+                        (variant, label), dict.fromkeys(["seats", *kinds, UNRECORDED, IN], 0)
+                    )
+                    row["seats"] += 1
+                    if seat not in gone:
+                        row[IN] += 1
+                    elif why is None:  # (a chunk written before the column)
+                        row[UNRECORDED] += 1
+                    else:
+                        row[why[seat]] += 1
+        rows = [
+            {"variant": v, "agent": a, **counts[(v, a)]}
+            for v in self.variants
+            for a in _ordered(self.agents, [a for w, a in counts if w == v])
+            if (v, a) in counts
+        ]
+        frame = pd.DataFrame(rows)
+        if not frame.empty and not frame[UNRECORDED].any():
             frame = frame.drop(columns=[UNRECORDED])
         return frame
 
@@ -481,11 +494,11 @@ class Results:
         out = self.eliminations()
         said = [str(e) for e in Elimination]
         if not out.empty and not out[said].to_numpy().any() and UNRECORDED in out:
-            lines += ["", "how players left the game: not in these rows (written before they said)"]
+            lines += ["", "how players left the games: not in these rows (written before)"]
         elif not out.empty:
             lines += [
                 "",
-                "how players left the game (R7 timer, R8 chief taken, R9 quit), seats:",
+                "how players left the games, seats (R8 chief taken, R7 timer run out, R9 quit):",
                 show(out),
             ]
         return "\n".join(lines)
@@ -571,6 +584,7 @@ def _win_counts(t: pa.Table, by: str) -> pd.DataFrame:
 
 WINNERS = "winners"  # the row of Results.armies for the seats that won
 UNRECORDED = "unrecorded"  # seats out of games whose rows do not say why (Results.eliminations)
+IN = "in at the end"  # seats still in their game at its end (Results.eliminations)
 
 
 def _army_sums(t: pa.Table, items: Sequence[str]) -> dict[tuple[str, str], tuple[Any, int]]:
