@@ -39,7 +39,6 @@ if TYPE_CHECKING:
     import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
 
     from antipolix.runner.variants import Variant
-    from antipolix.watch import PlayedGame
 
 
 def _column(arrow: str, doc: str) -> dict[str, str]:
@@ -117,38 +116,6 @@ class GameRow:
         out.update(self.usage)
         out["elimination_reason"] = self.elimination_reason
         return out
-
-    @classmethod
-    def of(
-        cls,
-        played: PlayedGame,
-        variant: Variant,
-        game: int,
-        seed: int,
-        seats: Sequence[int],
-        labels: Sequence[str],
-        seconds: float,
-        usage: Mapping[str, Sequence[int]],
-    ) -> GameRow:
-        """The row of a finished game, seats ``seats`` (agent indices) labelled ``labels``;
-        ``usage``: :data:`~antipolix.usage.USAGE` counts per seat."""
-        rules = variant.rules
-        left = [played.game.pieces(seat) for seat in range(rules.players)]
-        armies = [[(p.type, p.trait) for p in army] for army in played.armies]
-        return cls.of_numbers(
-            played.result,
-            armies,
-            [len(pieces) for pieces in left],
-            [rules.army_cost((p.type, p.trait) for p in pieces) for pieces in left],
-            variant,
-            game,
-            seed,
-            seats,
-            labels,
-            seconds,
-            usage,
-            [played.game.eliminations.get(seat) for seat in range(rules.players)],
-        )
 
     @classmethod
     def of_numbers(
