@@ -388,7 +388,6 @@ class Results:
 
         if "elimination_reason" not in self._schema.names:
             return pd.DataFrame()
-        kinds = [str(e) for e in Elimination]
         counts: dict[tuple[str, str], dict[str, int]] = {}
         names = ["variant", "agents", "elimination_order", "elimination_reason"]
         for t in self._parts(names):
@@ -396,7 +395,7 @@ class Results:
                 gone = set(order)
                 for seat, label in enumerate(agents):
                     row = counts.setdefault(
-                        (variant, label), dict.fromkeys(["seats", *kinds, UNRECORDED, IN], 0)
+                        (variant, label), dict.fromkeys(["seats", *LEFT_BY, UNRECORDED, IN], 0)
                     )
                     row["seats"] += 1
                     if seat not in gone:
@@ -492,8 +491,7 @@ class Results:
         reasons = self.reasons().reset_index()
         lines += ["", "how games ended:", show(reasons)]
         out = self.eliminations()
-        said = [str(e) for e in Elimination]
-        if not out.empty and not out[said].to_numpy().any() and UNRECORDED in out:
+        if not out.empty and not out[list(LEFT_BY)].to_numpy().any() and UNRECORDED in out:
             lines += ["", "how players left the games: not in these rows (written before)"]
         elif not out.empty:
             lines += [
@@ -585,6 +583,7 @@ def _win_counts(t: pa.Table, by: str) -> pd.DataFrame:
 WINNERS = "winners"  # the row of Results.armies for the seats that won
 UNRECORDED = "unrecorded"  # seats out of games whose rows do not say why (Results.eliminations)
 IN = "in at the end"  # seats still in their game at its end (Results.eliminations)
+LEFT_BY = tuple(str(e) for e in Elimination)  # chief, timer, quit: columns of Results.eliminations
 
 
 def _army_sums(t: pa.Table, items: Sequence[str]) -> dict[tuple[str, str], tuple[Any, int]]:
