@@ -570,3 +570,19 @@ def test_eliminations_are_counted_per_agent_and_seat_held() -> None:
         for reason in ("chief", "timer", "quit"):
             assert table.loc[agent, reason] == whys.count(reason)
         assert table.loc[agent, "in at the end"] == whys.count(None)
+
+
+def test_how_games_ended_lists_the_reasons_in_one_order_whatever_the_first_game() -> None:
+    """R10: the summary's table of how games ended has its reasons in alphabetical order, so
+    that two studies read side by side line up (the order of the first games seen set it)."""
+    rules = Rules(shape=(4, 8, 8), players=2, max_turns=25)
+    firsts, headers = set(), set()
+    for seed in range(4):
+        results = simulate(rules, ["greedy", "greedy"], games=6, seed=seed, workers=0)
+        reasons = results.reasons()
+        assert list(reasons.columns) == sorted(reasons.columns)
+        firsts.add(results.to_pandas()["reason"].iloc[0])
+        section = results.summary().split("how games ended:\n")[1].splitlines()[0]
+        headers.add(" ".join(section.split()))
+    assert len(firsts) > 1  # (studies whose first game ended differently)
+    assert len(headers) == 1

@@ -364,7 +364,8 @@ class Results:
         return pd.DataFrame(out)
 
     def reasons(self) -> pd.DataFrame:
-        """How games ended (R10): games per variant and reason."""
+        """How games ended (R10): games per variant and reason, the reasons in alphabetical
+        order (the same columns in the same order for every study of a game)."""
         import pandas as pd
 
         parts = [
@@ -375,6 +376,7 @@ class Results:
             return pd.DataFrame()
         sizes = pd.concat(parts)
         table = sizes.groupby(level=[0, 1], sort=False).sum().unstack(fill_value=0)
+        table = table.reindex(columns=sorted(table.columns))
         return table.reindex([v for v in self.variants if v in table.index])
 
     def eliminations(self) -> pd.DataFrame:
