@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -447,6 +448,76 @@ def test_a_log_that_does_not_replay_is_refused(searched: tuple[Path, Any], tmp_p
     with pytest.raises(MetaError, match="does not replay"):
         meta_search(SMALL, "greedy", settings=TINY_META, seed=2, out=copy, workers=0)
     assert (copy / LOG_FILE).read_bytes() == before
+
+
+def test_the_log_keeps_each_pairs_records_per_seed_and_the_report_says_how_sure(
+    searched: tuple[Path, Any],
+) -> None:
+    """Each pair line keeps the pair's records per seed (a seed's games are its seatings), which
+    add up to the pair's record; the report says, over resampled empirical games, how often the
+    equilibrium plays each army, the same on every run (seeded by the study's seed)."""
+    folder, meta = searched
+    pairs = [x for x in meta.log if x["kind"] == "pair"]
+    assert pairs
+    seatings = len(arrangements(SMALL.players))
+    for line in pairs:
+        assert len(line["seeds"]) == TINY_META.pair_games // seatings
+        assert np.sum(line["seeds"], axis=0).tolist() == line["record"]
+    sure = meta.resampled()
+    assert sure is not None and sure == meta.resampled()
+    assert len(sure.played) == len(meta.members)
+    assert all(0.0 <= share <= 1.0 for share in sure.played)
+    low, mid, high = sure.effective
+    assert 1.0 - 1e-9 <= low <= mid <= high <= len(meta.members) + 1e-9
+    report = (folder / "report.md").read_text()
+    assert "How sure: each pair of armies met in 4 games. Over 200 resampled" in report
+    assert f"{meta.members[0].label} {sure.played[0]:.0%}" in report
+
+
+def test_resampling_tells_a_clear_equilibrium_from_one_the_pair_games_leave_open(
+    searched: tuple[Path, Any],
+) -> None:
+    """Army 0 ahead in every meeting of every seed: every resampled equilibrium plays it alone.
+    Army 1 against army 2 even on average but one-sided in each seed, and both lost to by army
+    0 in half the seeds: how often each is played moves from one resample to another."""
+    _, meta = searched
+    if len(meta.members) < 3:
+        pytest.skip("the search found fewer than 3 armies")
+    k = 3
+    members = meta.members[:k]
+    clear = {
+        (i, j): [(2, 0, 0)] * 8 if i == 0 else [(1, 0, 1)] * 8 for j in range(k) for i in range(j)
+    }
+    sure = replace(meta, members=members, pair_seeds=clear).resampled(50)
+    assert sure is not None
+    assert sure.played == (1.0, 0.0, 0.0) and sure.effective == (1.0, 1.0, 1.0)
+    open_ = {
+        (0, 1): [(2, 0, 0), (0, 0, 2)] * 4,
+        (0, 2): [(2, 0, 0), (0, 0, 2)] * 4,
+        (1, 2): [(2, 0, 0), (0, 0, 2)] * 4,
+    }
+    sure = replace(meta, members=members, pair_seeds=open_).resampled(50)
+    assert sure is not None
+    assert all(0.0 < share < 1.0 for share in sure.played)
+    assert sure.effective[0] < sure.effective[2]
+
+
+def test_a_log_written_before_the_records_per_seed_replays_and_says_it_cannot_tell(
+    searched: tuple[Path, Any], tmp_path: Path
+) -> None:
+    """A study folder from before (pair lines without their records per seed) replays to the
+    same meta, plays nothing, and its report says how sure cannot be told from it."""
+    folder, meta = searched
+    copy = _copy_of(folder, tmp_path / "m")
+    lines = [json.loads(t) for t in (copy / LOG_FILE).read_text().splitlines()]
+    for line in lines:
+        line.pop("seeds", None)
+    (copy / LOG_FILE).write_text("".join(json.dumps(x) + "\n" for x in lines))
+    old = meta_search(SMALL, "greedy", settings=TINY_META, seed=2, out=copy, workers=0)
+    assert old.played == 0 and old.equilibrium == meta.equilibrium
+    assert old.resampled() is None
+    report = (copy / "report.md").read_text()
+    assert "this study's log keeps each pair's total only" in report
 
 
 @pytest.mark.parametrize(

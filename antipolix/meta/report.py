@@ -83,6 +83,8 @@ def meta_markdown(
         + f" (entropy of the kinds' shares {meta.kind_entropy:.2f} bits of at most "
         f"{math.log2(len(KINDS)):.2f}).",
         "",
+        how_sure(meta),
+        "",
         meta_verdict(meta, bound),
         "",
     ]
@@ -122,6 +124,30 @@ def meta_markdown(
     )[["round", "label", "new", "rate", "interval", "games", "field"]]
     lines += [md_table(shown), ""]
     return "\n".join(lines)
+
+
+def how_sure(meta: Meta) -> str:
+    """In words, how sure the equilibrium is (:meth:`Meta.resampled`): each army's share of
+    the resampled equilibria that play it, and the effective number of armies' spread."""
+    games = counted(meta.settings.pair_games, "game")
+    sure = meta.resampled()
+    if sure is None:
+        return (
+            f"How sure: each pair of armies met in {games}; this study's log keeps each pair's "
+            "total only (a log written before the records per seed were kept), so how much of "
+            "the equilibrium those games decide cannot be said here."
+        )
+    low, mid, high = sure.effective
+    played = ", ".join(
+        f"{m.label} {share:.0%}" for m, share in zip(meta.members, sure.played, strict=True)
+    )
+    return (
+        f"How sure: each pair of armies met in {games}. Over {sure.resamples} resampled "
+        "empirical games (each pair's seeds drawn again), the equilibrium plays "
+        f"{played}; effective number of armies {mid:.2f} (95 %: {low:.2f}–{high:.2f}). An army "
+        "played in few of them is in the support by the noise of its pair games: more "
+        "`--pair-games` tell such armies apart."
+    )
 
 
 def method_text(meta: Meta) -> str:

@@ -101,7 +101,9 @@ LOG_FILE = "log.jsonl"
 STUDY_FORMAT = "antipolix-meta"
 STUDY_VERSION = 1
 OUTPUTS = ("armies.csv", "scores.csv", "rounds.csv", "report.md")
-CMA_BRANCH, SEARCH_BRANCH, CHECK_BRANCH, PAIR_BRANCH, OWN_BRANCH = range(5)
+CMA_BRANCH, SEARCH_BRANCH, CHECK_BRANCH, PAIR_BRANCH, OWN_BRANCH, RESAMPLE_BRANCH = range(6)
+RESAMPLES = 200  # resampled empirical games that say how sure the equilibrium is
+PLAYED = 0.01  # the weight from which a resampled equilibrium counts an army as played
 OWN_SAMPLES = 200  # the agent's own armies drawn to describe their composition
 DOMINANT = 0.5  # a kind on which every army of the meta spends at least this share is flagged
 UNCOMPARED = ("cma", "engine")
@@ -177,6 +179,17 @@ class Member:
     round: int | None = None
 
 
+@dataclass(frozen=True)
+class Resampled:
+    """How sure a meta's equilibrium is (:meth:`Meta.resampled`): over ``resamples``
+    resampled empirical games, each army's share of the equilibria that play it (weight at
+    least :data:`PLAYED`), and the effective number of armies' 2.5 %, median and 97.5 %."""
+
+    resamples: int
+    played: tuple[float, ...]
+    effective: tuple[float, float, float]
+
+
 @dataclass
 class Meta:
     """A finished army search (module doc).
@@ -201,6 +214,7 @@ class Meta:
     games: int = 0
     seconds: float = 0.0
     out: Path | None = None
+    pair_seeds: dict[tuple[int, int], list[Record] | None] = field(default_factory=dict)
 
     @property
     def scores(self) -> np.ndarray[Any, np.dtype[np.float64]]:
@@ -217,6 +231,38 @@ class Meta:
     @property
     def support(self) -> list[Member]:
         return [self.members[i] for i in self.equilibrium.support]
+
+    def resampled(self, resamples: int = RESAMPLES) -> Resampled | None:
+        """How sure the equilibrium is: ``resamples`` empirical games, each pair's seeds drawn
+        again with replacement (a bootstrap over the pair games, seeded by the study's seed),
+        and their equilibria. None when the log does not keep every pair's records per seed
+        (written before they were kept)."""
+        k = len(self.members)
+        pairs = [(i, j) for j in range(k) for i in range(j)]
+        per_seed = [self.pair_seeds.get(p) for p in pairs]
+        if k < 2 or any(not seeds for seeds in per_seed):
+            return None
+        rng = np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(RESAMPLE_BRANCH,)))
+        played = np.zeros(k, dtype=np.int64)
+        effective = []
+        for _ in range(resamples):
+            m = np.full((k, k), 0.5)
+            for (i, j), seeds in zip(pairs, per_seed, strict=True):
+                assert seeds is not None
+                total: Record = (0, 0, 0)
+                for q in rng.integers(0, len(seeds), size=len(seeds)):
+                    total = add(total, seeds[q])
+                m[i, j] = score(total) if sum(total) else 0.5
+                m[j, i] = 1.0 - m[i, j]
+            eq = maxent_nash(m)
+            played += np.asarray(eq.mixture) >= PLAYED
+            effective.append(2**eq.entropy)
+        low, mid, high = np.quantile(effective, [0.025, 0.5, 0.975])
+        return Resampled(
+            resamples,
+            tuple(float(n) / resamples for n in played),
+            (float(low), float(mid), float(high)),
+        )
 
     def best_response(self) -> dict[str, Any]:
         """The last round's response and its check against the field it was searched against:
@@ -637,17 +683,19 @@ class Search:
             for i in range(member.index):
                 pair = logged("pair", first=i, second=member.index)
                 if pair is None:
-                    record = state.pair(i, member.index, s.pair_games, pool, tick)
+                    record, by_seed = state.pair(i, member.index, s.pair_games, pool, tick)
                     pair = {
                         "kind": "pair",
                         "first": i,
                         "second": member.index,
                         "record": list(record),
+                        "seeds": [list(r) for r in by_seed],
                     }
                     self._append(pair)
                 else:
                     done += s.pair_games
                 state.set_pair(i, member.index, _record(pair["record"]))
+                state.seeds[i, member.index] = _seed_records(pair)
         if replay:
             raise MetaError(
                 f"{self._log_path()} holds more than this search plays ({_brief(replay[0])}); "
@@ -669,6 +717,7 @@ class Search:
             played=played,
             games=_games(self.log, s, players),
             out=self.out,
+            pair_seeds=state.seeds,
         )
 
     def _log_path(self) -> str:
@@ -688,6 +737,7 @@ class _State:
     compositions: list[dict[str, dict[str, float]]] = field(default_factory=list)
     rounds: list[dict[str, Any]] = field(default_factory=list)
     new_last: bool = False
+    seeds: dict[tuple[int, int], list[Record] | None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         own = self.agent.army_policy
@@ -790,20 +840,26 @@ class _State:
                 scores.append(score(rec))
         return (records, scores) if per_game else records
 
-    def pair(self, i: int, j: int, games: int, pool: Any, tick: Callable[[int], None]) -> Record:
-        """Army ``i``'s record against army ``j`` in their pair games."""
+    def pair(
+        self, i: int, j: int, games: int, pool: Any, tick: Callable[[int], None]
+    ) -> tuple[Record, list[Record]]:
+        """Army ``i``'s record against army ``j`` in their pair games, and per seed (the
+        games of one seed are its seatings, :func:`pair_tables`)."""
         batch = Armies(self.rules, self.seed, self.agent, tuple(self.policies))
         tables = pair_tables(i, j, games, self.rules.players, (PAIR_BRANCH, i, j))
         finishes: list[Finish] = pool.play(batch, tables, tick, play_tables)
         total: Record = (0, 0, 0)
+        by_seed: dict[tuple[int, ...], Record] = {}
         for t, f in zip(tables, finishes, strict=True):
-            total = add(total, meetings(f, t.seats, i, j))
+            met = meetings(f, t.seats, i, j)
+            total = add(total, met)
+            by_seed[t.key] = add(by_seed.get(t.key, (0, 0, 0)), met)
         if sum(total) and total[1] == sum(total):
             raise MetaError(
                 f"every meeting of armies {i} and {j} was level (every game drawn): these "
                 "games cannot compare armies; raise the turn limit or check the agent"
             )
-        return total
+        return total, list(by_seed.values())
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
@@ -852,6 +908,22 @@ def _games(log: Sequence[dict[str, Any]], s: MetaSettings, players: int) -> int:
         elif line["kind"] == "pair":
             n += s.pair_games
     return n
+
+
+def _seed_records(pair: Mapping[str, Any]) -> list[Record] | None:
+    """A pair line's records per seed (None in a log written before they were kept, or if
+    they do not add up to the pair's record: an edited log)."""
+    seeds = pair.get("seeds")
+    if not isinstance(seeds, list) or not seeds:
+        return None
+    try:
+        out = [_record(r) for r in seeds]
+    except (TypeError, ValueError):
+        return None
+    total: Record = (0, 0, 0)
+    for r in out:
+        total = add(total, r)
+    return out if total == _record(pair["record"]) else None
 
 
 def _record(values: Sequence[Any]) -> Record:
@@ -920,10 +992,12 @@ def _json(data: Any) -> Any:
 __all__ = [
     "DOMINANT",
     "LOG_FILE",
+    "RESAMPLES",
     "STUDY_FILE",
     "Member",
     "Meta",
     "MetaSettings",
+    "Resampled",
     "Search",
     "mean_interval",
     "play_rules",
