@@ -502,6 +502,27 @@ def test_resampling_tells_a_clear_equilibrium_from_one_the_pair_games_leave_open
     assert sure.effective[0] < sure.effective[2]
 
 
+def test_balance_meta_prints_the_support_and_how_sure_it_is(
+    searched: tuple[Path, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``antipolix balance meta`` on the fixture's folder (the same search: nothing played)
+    prints the armies, how sure the equilibrium is, and the verdict."""
+    folder, meta = searched
+    copy = _copy_of(folder, tmp_path / "m")
+    rules = [f"--rule={o}" for o in ("shape=4,8,8", "players=2", "budget=40", "max_turns=200")]
+    settings = ["--rounds", "2", "--generations", "2", "--search-games", "4"]
+    settings += ["--check-games", "8", "--pair-games", "4"]
+    argv = ["balance", "meta", "--agent", "greedy", *settings, "--seed", "2", *rules]
+    code = command([*argv, "--out", str(copy), "--workers", "0", "--no-progress"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    sure = meta.resampled()
+    assert sure is not None
+    assert "How sure: each pair of armies met in 4 games." in out
+    assert f"{meta.members[0].label} {sure.played[0]:.0%}" in out
+    assert "The best army found against the meta's mixture" in out
+
+
 def test_a_log_written_before_the_records_per_seed_replays_and_says_it_cannot_tell(
     searched: tuple[Path, Any], tmp_path: Path
 ) -> None:

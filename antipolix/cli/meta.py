@@ -328,7 +328,7 @@ def run_propose(args: argparse.Namespace) -> int:
 def run_meta(args: argparse.Namespace) -> int:
     from antipolix.meta import MetaError, meta_search
     from antipolix.meta.health import Bounds
-    from antipolix.meta.report import meta_verdict
+    from antipolix.meta.report import how_sure, meta_verdict
 
     rules = rules_from_args(args)
     bound = Bounds(meta=args.max_meta)
@@ -347,6 +347,7 @@ def run_meta(args: argparse.Namespace) -> int:
         bound=args.max_meta,
     )
     print(meta.armies_table()[["label", "weight", "in_support", "pieces"]].to_string(index=False))
+    print(how_sure(meta))
     print(meta_verdict(meta, args.max_meta))
     for flag in meta.flags():
         print(f"flag: {flag}")
