@@ -30,7 +30,7 @@ from antipolix.cli.common import int_at_least
 from antipolix.codec import apply_overrides
 from antipolix.meta import meta_search
 from antipolix.meta.nash import maxent_nash
-from antipolix.meta.play import Armies, add, meetings, pair_tables, play_tables, score
+from antipolix.meta.play import Armies, Record, add, meetings, pair_tables, play_tables, score
 from antipolix.meta.search import Meta, play_rules
 from antipolix.meta.values import with_costs
 from antipolix.tuning.evaluate import Pool
@@ -38,17 +38,6 @@ from antipolix.tuning.evaluate import Pool
 ROOT = Path(__file__).resolve().parents[1]
 PROPOSED = {"army": 6, "fortress": 7, "invisible": 3, "teleporter": 3}  # proposed.toml's changes
 BRANCH = 92  # the seeds of the games played again: none of the search's own
-
-
-def table(meta: Meta) -> np.ndarray:
-    """The search's empirical game: each pair's score from its own pair games."""
-    k = len(meta.members)
-    out = np.full((k, k), 0.5)
-    for i in range(k):
-        for j in range(k):
-            if i != j:
-                out[i, j] = score(meta.records[i][j])
-    return out
 
 
 def replayed(meta: Meta, rules: Rules, games: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
@@ -66,7 +55,8 @@ def replayed(meta: Meta, rules: Rules, games: int, workers: int) -> tuple[np.nda
         for i in range(k):
             for j in range(i + 1, k):
                 tables = pair_tables(i, j, games, rules.players, (BRANCH, i, j))
-                total, by_seed = (0, 0, 0), {}
+                total: Record = (0, 0, 0)
+                by_seed: dict[tuple[int, ...], Record] = {}
                 for t, f in zip(tables, pool.play(batch, tables, None, play_tables), strict=True):
                     met = meetings(f, t.seats, i, j)
                     total = add(total, met)
@@ -101,7 +91,7 @@ def main() -> None:
         out=args.out / f"meta-{args.table}", workers=args.workers, report=False,
     )  # fmt: skip
     searched = time.perf_counter() - began
-    committed = table(meta)
+    committed = meta.scores  # (each pair's score from the search's own pair games)
     again, half = replayed(meta, replay_rules, args.games, args.workers)
     print(
         f"the meta at the {args.table} costs ({meta.games:,} games of search, {searched:.0f} s); "
