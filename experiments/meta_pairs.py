@@ -30,7 +30,7 @@ from antipolix.cli.common import int_at_least
 from antipolix.codec import apply_overrides
 from antipolix.meta import meta_search
 from antipolix.meta.nash import maxent_nash
-from antipolix.meta.play import Armies, Record, add, meetings, pair_tables, play_tables, score
+from antipolix.meta.play import Armies, play_pair, score
 from antipolix.meta.search import Meta, play_rules
 from antipolix.meta.values import with_costs
 from antipolix.tuning.evaluate import Pool
@@ -54,14 +54,8 @@ def replayed(meta: Meta, rules: Rules, games: int, workers: int) -> tuple[np.nda
     with Pool(workers) as pool:
         for i in range(k):
             for j in range(i + 1, k):
-                tables = pair_tables(i, j, games, rules.players, (BRANCH, i, j))
-                total: Record = (0, 0, 0)
-                by_seed: dict[tuple[int, ...], Record] = {}
-                for t, f in zip(tables, pool.play(batch, tables, None, play_tables), strict=True):
-                    met = meetings(f, t.seats, i, j)
-                    total = add(total, met)
-                    by_seed[t.key] = add(by_seed.get(t.key, (0, 0, 0)), met)
-                per_seed = np.array([score(r) for r in by_seed.values()])
+                total, by_seed = play_pair(batch, i, j, games, (BRANCH, i, j), pool)
+                per_seed = np.array([score(r) for r in by_seed])
                 scores[i, j], scores[j, i] = score(total), 1 - score(total)
                 spread = per_seed.std(ddof=1) if len(per_seed) > 1 else math.nan
                 half[i, j] = half[j, i] = 1.96 * spread / math.sqrt(len(per_seed))

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -177,6 +177,29 @@ def pair_tables(
     return out
 
 
+def play_pair(
+    batch: Armies,
+    first: int,
+    second: int,
+    games: int,
+    branch: tuple[int, ...],
+    pool: Any,
+    tick: Callable[[int], None] | None = None,
+) -> tuple[Record, list[Record]]:
+    """Army ``first``'s record against army ``second`` in ``games`` pair games
+    (:func:`pair_tables` on ``branch``) played on ``pool``
+    (:class:`~antipolix.tuning.evaluate.Pool`), and per seed, in order (a seed's games are its
+    seatings)."""
+    tables = pair_tables(first, second, games, batch.rules.players, branch)
+    total: Record = (0, 0, 0)
+    by_seed: dict[tuple[int, ...], Record] = {}
+    for t, f in zip(tables, pool.play(batch, tables, tick, play_tables), strict=True):
+        met = meetings(f, t.seats, first, second)
+        total = add(total, met)
+        by_seed[t.key] = add(by_seed.get(t.key, (0, 0, 0)), met)
+    return total, list(by_seed.values())
+
+
 __all__ = [
     "Armies",
     "Finish",
@@ -188,6 +211,7 @@ __all__ = [
     "field_members",
     "meetings",
     "pair_tables",
+    "play_pair",
     "play_tables",
     "score",
 ]

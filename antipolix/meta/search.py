@@ -88,7 +88,7 @@ from antipolix.meta.play import (
     arrangements,
     field_members,
     meetings,
-    pair_tables,
+    play_pair,
     play_tables,
     score,
 )
@@ -215,6 +215,9 @@ class Meta:
     seconds: float = 0.0
     out: Path | None = None
     pair_seeds: dict[tuple[int, int], list[Record] | None] = field(default_factory=dict)
+    _resampled: dict[int, Resampled | None] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @property
     def scores(self) -> np.ndarray[Any, np.dtype[np.float64]]:
@@ -237,10 +240,13 @@ class Meta:
         again with replacement (a bootstrap over the pair games, seeded by the study's seed),
         and their equilibria. None when the log does not keep every pair's records per seed
         (written before they were kept)."""
+        if resamples in self._resampled:
+            return self._resampled[resamples]
         k = len(self.members)
         pairs = [(i, j) for j in range(k) for i in range(j)]
-        per_seed = [self.pair_seeds.get(p) for p in pairs]
-        if k < 2 or any(not seeds for seeds in per_seed):
+        per_seed = [self.pair_seeds.get(p) or [] for p in pairs]
+        if k < 2 or not all(per_seed):
+            self._resampled[resamples] = None
             return None
         rng = np.random.default_rng(np.random.SeedSequence(self.seed, spawn_key=(RESAMPLE_BRANCH,)))
         played = np.zeros(k, dtype=np.int64)
@@ -248,7 +254,6 @@ class Meta:
         for _ in range(resamples):
             m = np.full((k, k), 0.5)
             for (i, j), seeds in zip(pairs, per_seed, strict=True):
-                assert seeds is not None
                 total: Record = (0, 0, 0)
                 for q in rng.integers(0, len(seeds), size=len(seeds)):
                     total = add(total, seeds[q])
@@ -258,11 +263,13 @@ class Meta:
             played += np.asarray(eq.mixture) >= PLAYED
             effective.append(2**eq.entropy)
         low, mid, high = np.quantile(effective, [0.025, 0.5, 0.975])
-        return Resampled(
+        sure = Resampled(
             resamples,
             tuple(float(n) / resamples for n in played),
             (float(low), float(mid), float(high)),
         )
+        self._resampled[resamples] = sure  # (the report and the CLI both ask)
+        return sure
 
     def best_response(self) -> dict[str, Any]:
         """The last round's response and its check against the field it was searched against:
@@ -843,23 +850,16 @@ class _State:
     def pair(
         self, i: int, j: int, games: int, pool: Any, tick: Callable[[int], None]
     ) -> tuple[Record, list[Record]]:
-        """Army ``i``'s record against army ``j`` in their pair games, and per seed (the
-        games of one seed are its seatings, :func:`pair_tables`)."""
+        """Army ``i``'s record against army ``j`` in their pair games, and per seed
+        (:func:`~antipolix.meta.play.play_pair`)."""
         batch = Armies(self.rules, self.seed, self.agent, tuple(self.policies))
-        tables = pair_tables(i, j, games, self.rules.players, (PAIR_BRANCH, i, j))
-        finishes: list[Finish] = pool.play(batch, tables, tick, play_tables)
-        total: Record = (0, 0, 0)
-        by_seed: dict[tuple[int, ...], Record] = {}
-        for t, f in zip(tables, finishes, strict=True):
-            met = meetings(f, t.seats, i, j)
-            total = add(total, met)
-            by_seed[t.key] = add(by_seed.get(t.key, (0, 0, 0)), met)
+        total, by_seed = play_pair(batch, i, j, games, (PAIR_BRANCH, i, j), pool, tick)
         if sum(total) and total[1] == sum(total):
             raise MetaError(
                 f"every meeting of armies {i} and {j} was level (every game drawn): these "
                 "games cannot compare armies; raise the turn limit or check the agent"
             )
-        return total, list(by_seed.values())
+        return total, by_seed
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
