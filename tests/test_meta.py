@@ -518,6 +518,13 @@ def test_balance_meta_prints_the_support_and_how_sure_it_is(
     assert code == 0, out
     sure = meta.resampled()
     assert sure is not None
+    lines = out.splitlines()
+    assert lines[0].split() == ["army", "weight", "in", "support", "pieces"]
+    for m in meta.members:  # a weight as a percentage, as the report writes it
+        line = next(x for x in lines if x.startswith(f"{m.label}  "))
+        weight = meta.equilibrium.mixture[m.index]
+        support = "yes" if m.index in meta.equilibrium.support else "no"
+        assert line.split()[len(m.label.split()) :][:2] == [f"{weight:.1%}", support]
     assert "How sure: each pair of armies met in 4 games." in out
     assert f"{meta.members[0].label} {sure.played[0]:.0%}" in out
     assert "The best army found against the meta's mixture" in out

@@ -328,7 +328,7 @@ def run_propose(args: argparse.Namespace) -> int:
 def run_meta(args: argparse.Namespace) -> int:
     from antipolix.meta import MetaError, meta_search
     from antipolix.meta.health import Bounds
-    from antipolix.meta.report import how_sure, meta_verdict
+    from antipolix.meta.report import armies_text, how_sure, meta_verdict
 
     rules = rules_from_args(args)
     bound = Bounds(meta=args.max_meta)
@@ -346,7 +346,7 @@ def run_meta(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         bound=args.max_meta,
     )
-    print(meta.armies_table()[["label", "weight", "in_support", "pieces"]].to_string(index=False))
+    print(armies_text(meta))
     print(how_sure(meta))
     print(meta_verdict(meta, args.max_meta))
     for flag in meta.flags():

@@ -126,6 +126,22 @@ def meta_markdown(
     return "\n".join(lines)
 
 
+def armies_text(meta: Meta) -> str:
+    """The armies of the empirical game as plain text, one a line: label, weight in the meta
+    (a percentage: the solver leaves weights of about 1e-7 on armies it does not play, shown
+    as 0.0%), whether it is in the support, its pieces."""
+    table = meta.armies_table()
+    rows = [("army", "weight", "in support", "pieces")]
+    for label, weight, support, pieces in zip(
+        table["label"], table["weight"], table["in_support"], table["pieces"], strict=True
+    ):
+        rows.append((label, pct(weight), "yes" if support else "no", pieces))
+    wide = [max(len(r[c]) for r in rows) for c in range(3)]
+    return "\n".join(
+        f"{r[0]:<{wide[0]}}  {r[1]:>{wide[1]}}  {r[2]:<{wide[2]}}  {r[3]}".rstrip() for r in rows
+    )
+
+
 def how_sure(meta: Meta) -> str:
     """In words, how sure the equilibrium is (:meth:`Meta.resampled`): each army's share of
     the resampled equilibria that play it, and the effective number of armies' spread."""
