@@ -190,6 +190,19 @@ class Resampled:
     effective: tuple[float, float, float]
 
 
+def score_table(records: Sequence[Sequence[Record]]) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """``M[i, j]``: army ``i``'s share of its meetings with army ``j`` finished ahead (level
+    counting one half, :func:`~antipolix.meta.play.score`) from the pair ``records``; 1/2 on
+    the diagonal (NaN for a pair that never met)."""
+    k = len(records)
+    m = np.full((k, k), 0.5)
+    for i in range(k):
+        for j in range(k):
+            if i != j:
+                m[i, j] = score(records[i][j])
+    return m
+
+
 @dataclass
 class Meta:
     """A finished army search (module doc).
@@ -223,13 +236,7 @@ class Meta:
     def scores(self) -> np.ndarray[Any, np.dtype[np.float64]]:
         """``M[i, j]``: army ``i``'s share of its meetings with army ``j`` finished ahead (level
         counting one half); 1/2 on the diagonal."""
-        k = len(self.members)
-        m = np.full((k, k), 0.5)
-        for i in range(k):
-            for j in range(k):
-                if i != j:
-                    m[i, j] = score(self.records[i][j])
-        return m
+        return score_table(self.records)
 
     @property
     def support(self) -> list[Member]:
@@ -769,12 +776,7 @@ class _State:
         )
 
     def equilibrium(self) -> Equilibrium:
-        k = len(self.members)
-        m = np.full((k, k), 0.5)
-        for i in range(k):
-            for j in range(k):
-                if i != j:
-                    m[i, j] = score(self.records[i][j])
+        m = score_table(self.records)
         if not np.all(np.isfinite(m)):
             raise MetaError("the empirical game has a pair of armies that never met")
         return maxent_nash(m)
