@@ -11,6 +11,7 @@ tables); modules follow its concepts: ``world`` (R1),
 the turn loop that ties them together.
 """
 
+from antipolix import blas as blas  # first, before numpy: OpenBLAS's kernels pinned (its doc)
 from antipolix.armies import Zone, home_zones
 from antipolix.combat import Outcome, outcome_distribution
 from antipolix.end import EndReason, GameResult

@@ -16,6 +16,10 @@ the maximum-entropy Nash equilibrium of both tables. Asserts nothing: a study, n
 
 from __future__ import annotations
 
+import antipolix  # noqa: F401  (first, before numpy: OpenBLAS's kernels pinned, antipolix.blas)
+
+# isort: split
+
 import math
 import time
 from pathlib import Path

@@ -19,6 +19,10 @@ the time the study would take at the counts given, from the seconds per game mea
 
 from __future__ import annotations
 
+import antipolix  # noqa: F401  (first, before numpy: OpenBLAS's kernels pinned, antipolix.blas)
+
+# isort: split
+
 import os
 import platform
 import shutil

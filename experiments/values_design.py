@@ -28,6 +28,10 @@ already hold many of its kind), so the values are printed beside the widths.
 
 from __future__ import annotations
 
+import antipolix  # noqa: F401  (first, before numpy: OpenBLAS's kernels pinned, antipolix.blas)
+
+# isort: split
+
 import math
 import time
 from pathlib import Path

@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+import antipolix  # noqa: F401  (before numpy: OpenBLAS's kernels pinned, antipolix.blas)
+
 
 @pytest.fixture(scope="session")
 def ray_local() -> Iterator[Any]:

@@ -51,6 +51,7 @@ import numpy as np
 
 from antipolix.agents import Agent, GivenArmy, agent_label, agent_named
 from antipolix.agents.army import ArmyPolicy
+from antipolix.blas import replay_hint
 from antipolix.checks import is_int, is_plain_number
 from antipolix.codec import rules_to_dict, with_options
 from antipolix.errors import AntipolixError
@@ -644,8 +645,8 @@ class Search:
                     if not (cmaes.same(mean, gen["mean"]) and cmaes.same(asked, gen["candidates"])):
                         raise MetaError(
                             f"{self._log_path()} does not replay: round {r}, generation {g}'s "
-                            "candidates differ from the ones CMA-ES asks again (an edited log, "
-                            "or another cma version); use another folder, or delete it"
+                            f"candidates differ from the ones CMA-ES asks again ({replay_hint()}); "
+                            "use another folder, or delete it"
                         )
                     done += (lam + 1) * s.games
                 else:

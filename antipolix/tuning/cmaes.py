@@ -3,9 +3,11 @@ asked and told through lists of plain floats, so that a study's log replays it e
 
 A study never pickles CMA-ES: it builds it again with :func:`new_es` and replays its log (ask,
 check that the candidates equal the logged ones to the bit with :func:`same`, tell the logged
-scores), which restores its state exactly. Its normal deviates come from
-``Generator(PCG64(SeedSequence(seed, spawn_key=key)))``, passed to cma as its ``randn``
-option: the same as cma's ``seed`` option, without touching numpy's global random state.
+scores), which restores its state exactly where numpy's OpenBLAS runs the kernels the study
+was made with (the same on every x86-64 processor with AVX2: :mod:`antipolix.blas`). Its
+normal deviates come from ``Generator(PCG64(SeedSequence(seed, spawn_key=key)))``, passed to
+cma as its ``randn`` option: the same as cma's ``seed`` option, without touching numpy's global
+random state.
 Scores are maximised (CMA-ES minimises: it is told them negated).
 """
 
@@ -19,6 +21,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from antipolix.blas import warn_unpinned
+
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -30,6 +34,7 @@ def new_es(
     spawn_key=key)``."""
     import cma
 
+    warn_unpinned("CMA-ES")
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=key)))
 
     def randn(*shape: int) -> FloatArray:

@@ -36,6 +36,7 @@ import numpy as np
 from antipolix.agents import PlannerAgent, TunedAgent
 from antipolix.agents.planner import DEFAULT_WEIGHTS, WEIGHT_NAMES
 from antipolix.agents.tuned import tuned_weights
+from antipolix.blas import replay_hint
 from antipolix.checks import is_int, is_plain_number
 from antipolix.codec import rules_to_dict
 from antipolix.files import (
@@ -303,8 +304,8 @@ class Study:
             if not (_same(mean, line["mean"]) and _same(asked, line["candidates"])):
                 raise TuningError(
                     f"{self.out / LOG_FILE} does not replay: generation {g}'s candidates differ "
-                    "from the ones CMA-ES asks again (an edited log, or another cma version); "
-                    "use another folder, or delete it to start again"
+                    f"from the ones CMA-ES asks again ({replay_hint()}); use another folder, or "
+                    "delete it to start again"
                 )
             _tell(es, asked, line["scores"])
         return es
