@@ -6,15 +6,16 @@ kernels for AVX-512 processors (``SkylakeX`` and later) round differently from i
 (``Haswell``, ``Zen``): CMA-ES asks candidates that differ from the tenth digit on (measured:
 up to 3e-10 at the second generation of the committed tuning studies), so a study made on one
 kind of machine does not replay on the other (its log's candidates are checked to the bit) and
-a study run afresh there plays other games.
+a study run afresh there logs other candidates (agents' weights that differ in their tenth
+digit: in a small test its games were the same, but nothing holds them so).
 
 :func:`pin` (called first thing by ``import antipolix``) makes every process that imports
 antipolix before numpy use the ``Haswell`` kernels on an x86-64 processor that has them (AVX2
 and FMA), as the studies committed in this project were made with: then a study replays, and a
 seed gives the same study, on any such machine. It changes nothing when ``OPENBLAS_CORETYPE`` is
 already set (the user's choice) or numpy is already loaded (too late: :func:`kernel` says what
-runs), and nothing on other processors (ARM, or x86 without AVX2), whose studies replay where
-they were made. This module imports nothing heavy: it runs before numpy.
+runs), and nothing on other processors (ARM, or x86 without AVX2), whose studies replay on
+machines of the same kind. This module imports nothing heavy: it runs before numpy.
 """
 
 from __future__ import annotations
