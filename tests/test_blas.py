@@ -107,7 +107,8 @@ def test_the_committed_tuning_studies_replay_to_the_bit(log: Path) -> None:
     """Each committed tuning study (made on AVX2 machines): CMA-ES, started where the study
     started, asks every logged generation's candidates again, to the bit, when told the
     logged scores (on an AVX-512 processor without the pin the second generation differed
-    by up to 3e-10, and ``antipolix tune`` refused to resume the study)."""
+    by up to 3e-10; a study made there, ``antipolix tune`` refused to resume with the
+    other kernels)."""
     settings = json.loads((log.parent / "_tuning.json").read_text())
     lines = [json.loads(t) for t in log.read_text().splitlines() if t.strip()]
     es = cmaes.new_es(
