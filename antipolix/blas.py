@@ -25,7 +25,8 @@ import platform
 import sys
 from collections.abc import MutableMapping
 
-PINNED = "Haswell"  # OpenBLAS's AVX2 kernels (the same numbers as its Zen ones)
+PINNED = "Haswell"  # OpenBLAS's AVX2 kernels
+ALIKE = frozenset({PINNED, "Zen"})  # kernels that gave the same numbers (CMA-ES, equilibria)
 VARIABLE = "OPENBLAS_CORETYPE"
 
 
@@ -91,7 +92,7 @@ def warn_unpinned(what: str) -> bool:
     ``OPENBLAS_CORETYPE`` names others. Returns whether it warned."""
     global _warned
     running = kernel() if has_avx2() else None
-    if _warned or running is None or running == PINNED:
+    if _warned or running is None or running in ALIKE:
         return False
     import warnings
 
@@ -116,7 +117,7 @@ def replay_hint() -> str:
     running = kernel()
     if running is None:
         return "an edited log, or another cma version"
-    if running == PINNED:
+    if running in ALIKE:
         return (
             "an edited log, another cma version, or a study made with other BLAS kernels: one "
             "made on an AVX-512 processor before antipolix pinned OpenBLAS's replays with "
@@ -129,6 +130,15 @@ def replay_hint() -> str:
     )
 
 
-__all__ = ["PINNED", "KernelWarning", "has_avx2", "kernel", "pin", "replay_hint", "warn_unpinned"]
+__all__ = [
+    "ALIKE",
+    "PINNED",
+    "KernelWarning",
+    "has_avx2",
+    "kernel",
+    "pin",
+    "replay_hint",
+    "warn_unpinned",
+]
 
 pin()  # on import: ``import antipolix`` imports this module first, before numpy

@@ -143,6 +143,10 @@ def test_cma_es_warns_once_when_the_process_runs_other_kernels(
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         cmaes.new_es([0.5, 0.5], 0.2, 4, 1, (0,))
+    monkeypatch.setattr(blas, "kernel", lambda: "Zen")  # (the same numbers)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cmaes.new_es([0.5, 0.5], 0.2, 4, 1, (0,))
     monkeypatch.setattr(blas, "kernel", lambda: "SkylakeX")
     with pytest.warns(blas.KernelWarning, match="SkylakeX kernels in this process"):
         cmaes.new_es([0.5, 0.5], 0.2, 4, 1, (0,))
