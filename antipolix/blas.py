@@ -20,6 +20,7 @@ machines of the same kind. This module imports nothing heavy: it runs before num
 
 from __future__ import annotations
 
+import functools
 import os
 import platform
 import sys
@@ -59,9 +60,11 @@ def pin(environ: MutableMapping[str, str] | None = None, loaded: bool | None = N
     return True
 
 
+@functools.cache
 def kernel() -> str | None:
     """The name of the kernels numpy's OpenBLAS runs (``"Haswell"``, ``"SkylakeX"``, ...), or
-    None where it cannot be asked (another BLAS, or a library it does not know)."""
+    None where it cannot be asked (another BLAS, or a library it does not know). Asked once a
+    process: OpenBLAS chooses them when it loads."""
     import ctypes
     import glob
 
@@ -91,8 +94,10 @@ def warn_unpinned(what: str) -> bool:
     pinned ones on a processor that has them: numpy was imported before antipolix, or
     ``OPENBLAS_CORETYPE`` names others. Returns whether it warned."""
     global _warned
-    running = kernel() if has_avx2() else None
-    if _warned or running is None or running in ALIKE:
+    if _warned:
+        return False
+    running = kernel()
+    if running is None or running in ALIKE or not has_avx2():
         return False
     import warnings
 
