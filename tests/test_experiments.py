@@ -86,6 +86,12 @@ def _refused(done: subprocess.CompletedProcess[str], message: str) -> None:
             ["--games", "2", "--speed-games", "1", "--terms", "tactics"],
             "| tactics | ",
         ),
+        pytest.param(  # (about 20 s: its kernels compile afresh, not cached on disk)
+            "planner_bounds.py",
+            ["--games", "1", "--players", "2", "--reps", "1", "--out", "/dev/null"],
+            "Moves an exact bound could skip, with the oracle bound",
+            marks=pytest.mark.slow,
+        ),
         ("bench_serve.py", ["--games", "2", "--seconds", "1", "--warmup", "1"], "turns served"),
         ("bench_serve.py", ["--games", "2", "--seconds", "1", "--floor"], "server CPU"),
         ("bench_match.py", ["--games", "2"], "ms a turn"),
@@ -106,6 +112,7 @@ def test_benchmark_script_runs(script: str, args: list[str], expected: str) -> N
             "unknown term 'nope': the terms are threats, hunt",
         ),
         ("planner_terms.py", ["--games", "3"], "--games must be even, got 3"),
+        ("planner_bounds.py", ["--agent", "greedy"], "'greedy' is not a planner with weights"),
         (
             "bench_compile.py",
             ["--build", "--baseline", "no-such-checkout"],
