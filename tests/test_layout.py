@@ -120,3 +120,50 @@ def test_one_version() -> None:
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert project["project"]["version"] == __version__
+
+
+PLANNER = ROOT / "antipolix" / "agents" / "planner"
+LONGEST_KERNEL = 80  # lines, docstring included: the planner package's kernels stay readable
+
+
+def _functions(path: Path) -> list[ast.FunctionDef]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+
+
+def long_functions(paths: list[Path], limit: int) -> dict[str, int]:
+    """``module:function`` → its length in lines, for every function longer than ``limit``."""
+    out = {}
+    for path in paths:
+        for f in _functions(path):
+            lines = (f.end_lineno or f.lineno) - f.lineno + 1
+            if lines > limit:
+                out[f"{path.relative_to(ROOT)}:{f.name}"] = lines
+    return out
+
+
+def test_no_planner_kernel_is_longer_than_about_80_lines() -> None:
+    """The planner is a package whose modules follow the decision, no kernel over about 80
+    lines (the search agent's included: it builds on the planner's kernels)."""
+    paths = [*sorted(PLANNER.glob("*.py")), ROOT / "antipolix" / "agents" / "search.py"]
+    assert len(paths) > 10
+    assert long_functions(paths, LONGEST_KERNEL) == {}
+    # (the check sees a long function: every module's longest is over a few lines)
+    assert long_functions([PLANNER / "reading.py"], 10)
+
+
+def test_only_the_planner_package_reads_its_private_names() -> None:
+    """The kernels other modules build on (the search agent's) are public: nothing outside
+    ``antipolix/agents/planner/`` imports a name starting with ``_`` from it."""
+    private = {}
+    for module, path in _modules().items():
+        if module.startswith("antipolix.agents.planner"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "antipolix.agents.planner"
+            ):
+                names = [a.name for a in node.names if a.name.startswith("_")]
+                if names:
+                    private[module] = names
+    assert private == {}
