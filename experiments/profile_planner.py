@@ -51,7 +51,16 @@ from antipolix.agents.planner.hunting import hunt
 from antipolix.agents.planner.reading import opening, read_turn
 from antipolix.agents.planner.tactics import tactics
 from antipolix.agents.planner.threats import threats
-from antipolix.agents.planner.weights import I_CRUSH, I_FORTRESS, I_NETWORK
+from antipolix.agents.planner.weights import (
+    I_CHIEF_FAR,
+    I_CRUSH,
+    I_FORTRESS,
+    I_GUARD,
+    I_HUNT,
+    I_NETWORK,
+    I_PRESS,
+    I_THREAT,
+)
 from antipolix.cli import Parser, run_script
 from antipolix.cli.common import int_at_least
 from antipolix.errors import AntipolixError
@@ -102,18 +111,23 @@ def _prefix(t: Any, seen: Any, m: Memory, w: Any, reps: int, rng: Any, upto: int
         total += score.sum()
         if upto < 6:
             continue
-        if tn.ci >= 0:
+        # (a term whose weights are 0 is skipped, as the decision skips it: move_scores)
+        if tn.ci >= 0 and (w[I_GUARD] != 0 or w[I_CHIEF_FAR] != 0):
             chief_guard(tn, mover, dest, end, gap, d_mover, score)
         if upto < 7:
             continue
-        offence = threats(tn, mover, dest, end)
+        if w[I_THREAT] != 0 or w[I_PRESS] != 0:
+            offence = threats(tn, mover, dest, end)
+        else:
+            offence = np.zeros(len(dest))
         total += offence.sum()
         if upto < 8:
             continue
-        hunt(tn, s, mover, dest, end, offence)
+        if w[I_HUNT] != 0:
+            hunt(tn, s, mover, dest, end, offence)
         if upto < 9:
             continue
-        if tn.w[I_NETWORK] > 0 or tn.w[I_FORTRESS] > 0 or tn.w[I_CRUSH] > 0:
+        if w[I_NETWORK] != 0 or w[I_FORTRESS] != 0 or w[I_CRUSH] != 0:
             tactics(t, tn, s, mover, dest, end, gap, score)
         total += score.sum() + offence.sum() + adj_ab.sum()
         if upto < 10:
@@ -252,18 +266,18 @@ def main() -> None:
         return
     if args.perf_map:
         for name in names:
-            w = agent_named(name).weights  # type: ignore[attr-defined]
+            w = agent_named(name).weights_for(args.players)  # type: ignore[attr-defined]
             timed(rules, positions[:1], w, 1, len(STAGES))
         print(f"{perf_map()} compiled functions mapped in /tmp/perf-{os.getpid()}.map")
         gc.collect()
         gc.disable()  # (the collector's passes would show in the profile)
         for name in names:
-            w = agent_named(name).weights  # type: ignore[attr-defined]
+            w = agent_named(name).weights_for(args.players)  # type: ignore[attr-defined]
             cost = timed(rules, positions, w, args.reps, len(STAGES))
             print(f"{name}: {cost:.1f} µs per decision, the memory's copy included")
         return
     for name in names:
-        w = agent_named(name).weights  # type: ignore[attr-defined]
+        w = agent_named(name).weights_for(args.players)  # type: ignore[attr-defined]
         for upto in range(len(STAGES) + 1):  # warm-up: compile every prefix
             timed(rules, positions[:1], w, 1, upto)
         prefix = [timed(rules, positions, w, args.reps, upto) for upto in range(len(STAGES) + 1)]
