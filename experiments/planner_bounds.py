@@ -41,14 +41,14 @@ from bench_weights import cost, fresh_copy
 from profile_planner import record
 
 from antipolix.agents import PlannerAgent, agent_named
-from antipolix.agents.planner.decision import candidates
+from antipolix.agents.planner.decision import candidates, terms_computed
 from antipolix.agents.planner.exposure import exposure
 from antipolix.agents.planner.guard import chief_guard
 from antipolix.agents.planner.hunting import hunt
 from antipolix.agents.planner.reading import opening, read_turn
 from antipolix.agents.planner.tactics import tactics
 from antipolix.agents.planner.threats import threats
-from antipolix.agents.planner.weights import FRONT, I_ADVANCE, I_CHIEF_FAR, I_COHESION, I_GUARD
+from antipolix.agents.planner.weights import FRONT, I_ADVANCE, I_COHESION
 from antipolix.cli import Parser, run_script
 from antipolix.cli.common import file_to_write, int_at_least
 from antipolix.errors import AntipolixError
@@ -76,12 +76,14 @@ def _parts(t: Any, seen: Any, m: Any, w: Any, rng: Any) -> Any:
     mover = s.mobile_own[who]
     score, adj_ab, d_mover = exposure(tn, mover, dest, end)
     out[:, 0] = score
-    if tn.ci >= 0 and (w[I_GUARD] != 0 or w[I_CHIEF_FAR] != 0):
+    guards, threatens, hunts, tactical = terms_computed(w)  # (the terms it skips, skipped)
+    if tn.ci >= 0 and guards:
         chief_guard(tn, mover, dest, end, gap, d_mover, score)
     out[:, 1] = score - out[:, 0]
-    offence = threats(tn, mover, dest, end)
+    offence = threats(tn, mover, dest, end) if threatens else np.zeros(len(dest))
     out[:, 2] = offence
-    hunt(tn, s, mover, dest, end, offence)
+    if hunts:
+        hunt(tn, s, mover, dest, end, offence)
     for k in range(len(dest)):
         i = mover[k]
         if i == tn.ci:  # (the chief's moves: no offence, advance or cohesion)
@@ -94,7 +96,8 @@ def _parts(t: Any, seen: Any, m: Any, w: Any, rng: Any) -> Any:
             support = (tn.defence[dest[k]] - s_i * adj_ab[k]) - (tn.d_own[i] - s_i)
             out[k, 0] += w[I_COHESION] * support
     before = score.copy()
-    tactics(t, tn, s, mover, dest, end, gap, score)
+    if tactical:
+        tactics(t, tn, s, mover, dest, end, gap, score)
     out[:, 4] = score - before
     return out
 
@@ -108,12 +111,15 @@ def _terms(t: Any, seen: Any, m: Any, w: Any, rng: Any, keep: Any, reps: int) ->
     who, dest, end, gap = candidates(tn, s)
     rows = np.flatnonzero(keep)
     mover, dest, end, gap = s.mobile_own[who][rows], dest[rows], end[rows].copy(), gap[rows]
+    _, threatens, hunts, tactical = terms_computed(w)
     total = 0.0
     for _ in range(reps):
-        offence = threats(tn, mover, dest, end)
-        hunt(tn, s, mover, dest, end, offence)
+        offence = threats(tn, mover, dest, end) if threatens else np.zeros(len(rows))
+        if hunts:
+            hunt(tn, s, mover, dest, end, offence)
         score = np.zeros(len(rows))
-        tactics(t, tn, s, mover, dest, end, gap, score)
+        if tactical:
+            tactics(t, tn, s, mover, dest, end, gap, score)
         total += offence.sum() + score.sum()
     return total
 
@@ -125,14 +131,15 @@ def planner(name: str) -> PlannerAgent:
     return agent
 
 
-def measure(name: str, games: int, players: int, reps: int) -> dict[str, Any]:
+def measure(name: str, w: Any, games: int, players: int, reps: int) -> dict[str, Any]:
+    """Record agent ``name``'s positions (weights ``w``) and measure them (module doc)."""
     rules, recorded = record([name], games, players)
-    w = planner(name).weights_for(players)
     t, rng = rules.tables, np.random.default_rng(0)
     kept: list[tuple[Any, Any, np.ndarray, np.ndarray]] = []
     sizes, skipped, moves = np.zeros(5), 0, 0
-    for seen, memory in recorded:
-        parts = _parts(t, seen, packed(memory), w, rng)
+    for seen, remembered in recorded:
+        memory = packed(remembered)
+        parts = _parts(t, seen, memory, w, rng)
         if len(parts) < 2:
             continue
         best = parts.sum(axis=1).max()
@@ -140,18 +147,18 @@ def measure(name: str, games: int, players: int, reps: int) -> dict[str, Any]:
         sizes += np.abs(parts).mean(axis=0)
         skipped += int((~needed).sum())
         moves += len(parts)
-        kept.append((seen, packed(memory), np.ones(len(parts), dtype=np.bool_), needed))
+        kept.append((seen, memory, np.ones(len(parts), dtype=np.bool_), needed))
     if not kept:
         raise AntipolixError("planner_bounds: no position with moves to score")
 
-    def timing(which: int) -> float:
+    def timing(which: int, positions: list[Any], n: int) -> float:
         began = time.perf_counter()
-        for seen, memory, every, needed in kept:
-            _terms(t, seen, memory, w, rng, (every, needed)[which], reps)
-        return (time.perf_counter() - began) / (len(kept) * reps) * 1e6
+        for seen, memory, every, needed in positions:
+            _terms(t, seen, memory, w, rng, (every, needed)[which], n)
+        return (time.perf_counter() - began) / (len(positions) * n) * 1e6
 
-    timing(0), timing(1)  # (warm-up: compiles)
-    times = [(timing(0), timing(1)) for _ in range(2)]
+    timing(0, kept[:1], 1)  # (warm-up: compiles)
+    times = [(timing(0, kept, reps), timing(1, kept, reps)) for _ in range(2)]
     cost(rules, recorded[:1], w, 1), cost(rules, recorded[:1], w, 1, act=False)  # (compiles)
     whole = cost(rules, recorded, w, reps) - cost(rules, recorded, w, reps, act=False)
     return {
@@ -194,9 +201,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.players > 10:
         raise AntipolixError("planner_bounds: --players 2 to 10")
-    planner(args.agent)
+    w = planner(args.agent).weights_for(args.players)
     file_to_write(args.out)
-    found = measure(args.agent, args.games, args.players, args.reps)
+    found = measure(args.agent, w, args.games, args.players, args.reps)
     text = report(args.agent, args.games, args.players, found)
     print(text)
     args.out.write_text(

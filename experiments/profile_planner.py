@@ -44,23 +44,13 @@ from numba.core.registry import CPUDispatcher
 from antipolix import Rules
 from antipolix.agents import agent_named
 from antipolix.agents.memory import Memory
-from antipolix.agents.planner.decision import best_attack, candidates, hopeless
+from antipolix.agents.planner.decision import best_attack, candidates, hopeless, terms_computed
 from antipolix.agents.planner.exposure import exposure
 from antipolix.agents.planner.guard import chief_guard
 from antipolix.agents.planner.hunting import hunt
 from antipolix.agents.planner.reading import opening, read_turn
 from antipolix.agents.planner.tactics import tactics
 from antipolix.agents.planner.threats import threats
-from antipolix.agents.planner.weights import (
-    I_CHIEF_FAR,
-    I_CRUSH,
-    I_FORTRESS,
-    I_GUARD,
-    I_HUNT,
-    I_NETWORK,
-    I_PRESS,
-    I_THREAT,
-)
 from antipolix.cli import Parser, run_script
 from antipolix.cli.common import int_at_least
 from antipolix.errors import AntipolixError
@@ -111,23 +101,20 @@ def _prefix(t: Any, seen: Any, m: Memory, w: Any, reps: int, rng: Any, upto: int
         total += score.sum()
         if upto < 6:
             continue
-        # (a term whose weights are 0 is skipped, as the decision skips it: move_scores)
-        if tn.ci >= 0 and (w[I_GUARD] != 0 or w[I_CHIEF_FAR] != 0):
+        guards, threatens, hunts, tactical = terms_computed(w)  # (the terms it skips, skipped)
+        if tn.ci >= 0 and guards:
             chief_guard(tn, mover, dest, end, gap, d_mover, score)
         if upto < 7:
             continue
-        if w[I_THREAT] != 0 or w[I_PRESS] != 0:
-            offence = threats(tn, mover, dest, end)
-        else:
-            offence = np.zeros(len(dest))
+        offence = threats(tn, mover, dest, end) if threatens else np.zeros(len(dest))
         total += offence.sum()
         if upto < 8:
             continue
-        if w[I_HUNT] != 0:
+        if hunts:
             hunt(tn, s, mover, dest, end, offence)
         if upto < 9:
             continue
-        if w[I_NETWORK] != 0 or w[I_FORTRESS] != 0 or w[I_CRUSH] != 0:
+        if tactical:
             tactics(t, tn, s, mover, dest, end, gap, score)
         total += score.sum() + offence.sum() + adj_ab.sum()
         if upto < 10:

@@ -37,7 +37,7 @@ from antipolix.agents.planner.weights import (
     FloatArray,
 )
 from antipolix.agents.sight import Sight, power, target_matrix
-from antipolix.jit import Held, kernel
+from antipolix.jit import Held, inlined, kernel
 from antipolix.journal import NUL, WAR
 from antipolix.observation import Seen
 from antipolix.reach import cheb, reach_cells_k
@@ -223,6 +223,19 @@ def best_move(t: Tables, tn: Turn, s: Sight, rng: np.random.Generator) -> tuple[
     return score[best], rows[best], dest[best]
 
 
+@inlined
+def terms_computed(w: FloatArray) -> tuple[bool, bool, bool, bool]:
+    """Which of the optional terms a decision with weights ``w`` computes: the chief's guard,
+    the threats, the hunt, the tactics. A term whose weights are all 0 would add only zeros:
+    it is skipped."""
+    return (
+        w[I_GUARD] != 0 or w[I_CHIEF_FAR] != 0,
+        w[I_THREAT] != 0 or w[I_PRESS] != 0,
+        w[I_HUNT] != 0,
+        w[I_NETWORK] != 0 or w[I_FORTRESS] != 0 or w[I_CRUSH] != 0,
+    )
+
+
 @kernel
 def move_scores(
     t: Tables, tn: Turn, s: Sight, rng: np.random.Generator
@@ -235,14 +248,12 @@ def move_scores(
         return np.zeros(0), dest, dest
     mover = s.mobile_own[who]  # own index of each move's piece
     score, adj_ab, d_mover = exposure(tn, mover, dest, end)
-    w = tn.w  # (a term whose weights are 0 would add only zeros: it is skipped)
-    if tn.ci >= 0 and (w[I_GUARD] != 0 or w[I_CHIEF_FAR] != 0):
+    w = tn.w
+    guards, threatens, hunts, tactical = terms_computed(w)
+    if tn.ci >= 0 and guards:
         chief_guard(tn, mover, dest, end, gap, d_mover, score)
-    if w[I_THREAT] != 0 or w[I_PRESS] != 0:
-        offence = threats(tn, mover, dest, end)
-    else:
-        offence = np.zeros(count)
-    if w[I_HUNT] != 0:
+    offence = threats(tn, mover, dest, end) if threatens else np.zeros(count)
+    if hunts:
         hunt(tn, s, mover, dest, end, offence)
     ci, o_dist, o_s, defence, d_own = tn.ci, tn.o_dist, tn.o_s, tn.defence, tn.d_own
     w_advance, w_cohesion = w[I_ADVANCE], w[I_COHESION]
@@ -257,7 +268,7 @@ def move_scores(
             s_i = o_s[i]
             support = (defence[dest[k]] - s_i * adj_ab[k]) - (d_own[i] - s_i)
             score[k] += w_cohesion * support
-    if w[I_NETWORK] != 0 or w[I_FORTRESS] != 0 or w[I_CRUSH] != 0:
+    if tactical:
         tactics(t, tn, s, mover, dest, end, gap, score)
     for k in range(count):  # ties, from the agent's generator (R12)
         score[k] += rng.random() * 1e-6
