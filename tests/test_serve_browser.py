@@ -79,9 +79,18 @@ class Player:
 
     def place_army(self) -> list[list[int]]:
         page = self.page
+        # the chief alone leaves 5 of the 8 points: the button says so, and a click asks first
+        # (the dialog dismissed, as Playwright does when no one answers: nothing is sent)
+        assert page.inner_text("#place") == "place this army (5 points unspent)"
+        asked: list[str] = []
+        page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+        page.click("#place")
+        assert asked and asked[0].startswith("5 of your 8 points are unspent (R3)")
+        assert page.is_visible("#army-box") and self.state()["cost"] == 3
         page.click('#shop button[data-item="army"][aria-label="more"]')
         page.click('#shop button[data-item="hovercraft"][aria-label="more"]')
         assert self.state()["cost"] == 8  # chief army 3, army 3, hovercraft 2: the budget (R3)
+        assert page.inner_text("#place") == "place this army"
         # nothing more fits the budget, so no "+" can be pressed; "-" only where some are bought
         more = page.eval_on_selector_all(
             '#shop button[aria-label="more"]', "bs => bs.map(b => b.disabled)"

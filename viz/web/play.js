@@ -449,6 +449,14 @@
 
   function armyCost() { return armyItems().reduce((s, i) => s + G.welcome.costs[i], 0); }
 
+  // the points left when a piece could still be bought with them (R3: a budget need not be
+  // spent, but an army placed by a click too early is a game lost before it starts); else 0
+  function unspent() {
+    const w = G.welcome;
+    const left = w.budget - armyCost();
+    return SHOP.some((item) => w.costs[item] <= left) ? left : 0;
+  }
+
   function shopChanged() {
     const w = G.welcome;
     $("shop").querySelectorAll("tr").forEach((tr, i) => { tr.cells[3].textContent = String(G.army.counts[SHOP[i]]); });
@@ -458,6 +466,8 @@
     $("shop").querySelectorAll('button[aria-label="more"]').forEach((b) => { b.disabled = cost + w.costs[b.dataset.item] > w.budget; });
     $("shop").querySelectorAll('button[aria-label="fewer"]').forEach((b) => { b.disabled = G.army.counts[b.dataset.item] === 0; });
     $("place").disabled = cost > w.budget || (G.army.where === "choose" && G.army.cells.length < armyItems().length);
+    const left = unspent();
+    $("place").textContent = left > 0 ? "place this army (" + left + " points unspent)" : "place this army";
     const items = armyItems();
     const zone = w.zone;
     $("placing").textContent = G.army.where === "choose"
@@ -671,6 +681,8 @@
   document.querySelectorAll('input[name="where"]').forEach((r) => r.addEventListener("change", () => { G.army.where = r.value; G.army.cells = []; shopChanged(); }));
   $("undo").addEventListener("click", () => { G.army.cells.pop(); shopChanged(); });
   $("place").addEventListener("click", () => {
+    const left = unspent();
+    if (left > 0 && !confirm(left + " of your " + G.welcome.budget + " points are unspent (R3). Place this army of " + armyItems().length + " pieces anyway?")) return;
     const items = armyItems();
     send({ type: "army", items, cells: G.army.where === "choose" ? G.army.cells.slice(0, items.length) : null });
   });
