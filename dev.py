@@ -154,6 +154,7 @@ def test(args: list[str]) -> None:
     builds = build_core(args, os.cpu_count())
     try:
         run(PY, "-m", "ruff", "check", ".")
+        run(PY, "-m", "ruff", "format", "--check", ".")
         run(PY, "-m", "mypy")
         for build in builds:
             if build.wait() != 0:

@@ -171,9 +171,7 @@ def _records(path: Path, stream: Any, check: Check, most: int) -> list[Record]:
         previous = text
         record = _parse(path, number, text)
         if records and records[-1].get("type") == "end":
-            raise ReplayError(
-                f"replay {path} was edited or damaged: line {number} follows its end"
-            )
+            raise ReplayError(f"replay {path} was edited or damaged: line {number} follows its end")
         check(number, record, records[-1] if records else None)
         records.append(record)
     if not records:

@@ -317,9 +317,7 @@ def _antipolix_twins() -> list[tuple[State, State, int]]:
     b = AntipolixState(rules, seed, placement(other))
     pairs = []
     for _ in range(5):
-        chiefs = [
-            {p.cell for p in s.env.game.pieces(1) if p.trait is chief} for s in (a, b)
-        ]
+        chiefs = [{p.cell for p in s.env.game.pieces(1) if p.trait is chief} for s in (a, b)]
         assert chiefs[0] != chiefs[1]  # the truths differ
         pairs.append((a.clone(), b.clone(), 0))
         moves = [x for x in a.legal_actions(0) if 0 < x < a.env.attack_base]

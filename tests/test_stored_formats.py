@@ -98,7 +98,8 @@ def test_studies_record_the_game_and_agents_by_registry_name(tmp_path: Path) -> 
     study = json.loads((tmp_path / "s" / STUDY_FILE).read_text())
     assert study["game"] == "antipolix"
     assert [(a["game"], a["agent"]) for a in study["agents"]] == [
-        ("antipolix", "greedy"), ("antipolix", "random")
+        ("antipolix", "greedy"),
+        ("antipolix", "random"),
     ]
     assert not any("class" in a for a in study["agents"])
 
@@ -106,8 +107,10 @@ def test_studies_record_the_game_and_agents_by_registry_name(tmp_path: Path) -> 
 def test_an_old_record_reads_as_todays() -> None:
     game = games.game("antipolix")
     today = host.agent_record(game, host.make_agent(game, "planner"))
-    old = {"class": "antipolix.agents.planner.PlannerAgent", **{
-        k: v for k, v in today.items() if k not in ("game", "agent")}}
+    old = {
+        "class": "antipolix.agents.planner.PlannerAgent",
+        **{k: v for k, v in today.items() if k not in ("game", "agent")},
+    }
     assert host.normal_record(game, old) == today
     rebuilt = host.agent_from_record(game, old)
     assert host.agent_record(game, rebuilt) == today

@@ -327,8 +327,7 @@ class GameReplay:
             raise ReplayError(f"a turn is an integer, got {turn!r}")
         if not 0 <= turn <= self.last_turn:
             raise ReplayError(
-                f"turn {turn} is outside this replay (turns 0 to {self.last_turn}; 0 is the "
-                "start)"
+                f"turn {turn} is outside this replay (turns 0 to {self.last_turn}; 0 is the start)"
             )
         return int(turn)
 
@@ -448,7 +447,5 @@ def result_lines(outcome: Outcome, agents: Sequence[str]) -> list[str]:
             f"result: seat {outcome.winner} ({agents[outcome.winner]}) wins "
             f"({outcome.reason}) after {outcome.turns} turns"
         )
-    places = ", ".join(
-        f"seat {s} ({agents[s]}) {p + 1:g}" for s, p in enumerate(outcome.places)
-    )
+    places = ", ".join(f"seat {s} ({agents[s]}) {p + 1:g}" for s, p in enumerate(outcome.places))
     return [head, f"places: {places}"]

@@ -173,8 +173,7 @@ class Ladder:
         played = "" if self.game == registry.DEFAULT else f"{game.info.title}: "
         drawn = " (think times drawn by the engine, R7)" if self.game == registry.DEFAULT else ""
         return (
-            played
-            + f"{len(agents)} agents ({', '.join(agents)}) at {k}-player tables: {tables} "
+            played + f"{len(agents)} agents ({', '.join(agents)}) at {k}-player tables: {tables} "
             f"lineup{'s' if tables != 1 else ''} (every {k} distinct agents), "
             f"{self.games_per_lineup} games each"
             + (f" (but {more})" if more else "")
@@ -334,6 +333,7 @@ def _prepare(
     seed = check_seed(seed)
     _check_run_options(workers, address, chunk_size)
     table = _table_rules(played, rules, players)
+
     def label(name: str) -> str:  # the ladder label of an agent name (search:rollouts=8)
         return host.agent_label(played, host.make_agent(played, name))
 
@@ -400,9 +400,7 @@ def _check_run_options(workers: Any, address: Any, chunk_size: Any) -> None:
             raise LadderError("workers=0 plays in this process; an address needs Ray")
 
 
-def _check_sitting(
-    game: str, rules: Any, agents: Sequence[Any], s: Sitting, folder: Path
-) -> None:
+def _check_sitting(game: str, rules: Any, agents: Sequence[Any], s: Sitting, folder: Path) -> None:
     """Refuse, naming the lineup, what the runner would refuse for this sitting (its folder
     holds another study or stray chunk files, agents that cannot play these rules)."""
     seated = [agents[i] for i in s.agents]

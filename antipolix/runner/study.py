@@ -82,9 +82,7 @@ def make_study(
             for v in found
         ],
     }
-    payload = Payload(
-        int(seed), found, tuple(checked), labels, bool(shuffle_seats), replays, game
-    )
+    payload = Payload(int(seed), found, tuple(checked), labels, bool(shuffle_seats), replays, game)
     return json.loads(json.dumps(study)), payload
 
 

@@ -105,13 +105,23 @@ class State:
             if all(self.board[i] == seat for i in line):
                 winner = 1 - seat if self.config.misere else seat
                 self._result = Outcome(
-                    winner, "line", self.turn, places_of(2, winner, [1 - winner]), (1 - winner,),
+                    winner,
+                    "line",
+                    self.turn,
+                    places_of(2, winner, [1 - winner]),
+                    (1 - winner,),
                     {"marks": [int((self.board == s).sum()) for s in (0, 1)]},
                 )
                 return
         if (self.board >= 0).all():
-            self._result = Outcome(None, "full", self.turn, (0.5, 0.5), (), {"marks": [
-                int((self.board == s).sum()) for s in (0, 1)]})
+            self._result = Outcome(
+                None,
+                "full",
+                self.turn,
+                (0.5, 0.5),
+                (),
+                {"marks": [int((self.board == s).sum()) for s in (0, 1)]},
+            )
 
     def observe(self, seat: int) -> dict[str, Any]:
         return {"board": self.board.tolist(), "turn": self.turn, "seat": seat}

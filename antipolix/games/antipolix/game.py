@@ -113,9 +113,7 @@ def _options() -> tuple[Option, ...]:
     out = []
     for key, value in rules_to_dict(Rules()).items():
         if isinstance(value, dict):  # a piece type's or trait's table: R2
-            out += [
-                Option(f"{key}.{k}", v, f"{k} of {key}", "R2", None) for k, v in value.items()
-            ]
+            out += [Option(f"{key}.{k}", v, f"{k} of {key}", "R2", None) for k, v in value.items()]
         else:
             choices = {"teleport_network": ("own", "all"), "defence_counts": ("owner", "all")}
             choices["think_times"] = ("agent", "drawn")
@@ -127,8 +125,7 @@ def _spec_columns() -> tuple[Column, ...]:
     per_seat = "list<int64>"
     usage = {
         "teleport_moves": "per seat, moves beyond the piece's own field, through teleporters (R5)",
-        "fortress_defences": "per seat, attacks met with a fortress of its own in the defence "
-        "(R8)",
+        "fortress_defences": "per seat, attacks met with a fortress of its own in the defence (R8)",
         "crushes": "per seat, moves onto an enemy invisible piece (R6)",
     }
     return (

@@ -82,8 +82,7 @@ class AntipolixState:
             mask = self._obs[seat]["action_mask"]
             if not isinstance(action, int | np.integer) or not 0 <= action < len(mask):
                 raise IllegalActionError(
-                    f"seat {seat}: {action!r} is not an action of antipolix "
-                    f"(0 to {len(mask) - 1})"
+                    f"seat {seat}: {action!r} is not an action of antipolix (0 to {len(mask) - 1})"
                 )
             if not mask[action]:
                 what = self.env.describe(f"player_{seat}", int(action))
