@@ -233,6 +233,13 @@ def test_a_human_plays_a_whole_game_against_greedy_in_the_browser(
         last_turn_text = page.inner_text("#turn-text")
         page.evaluate(f"apx.setTurn({state['shown'] + 1})")
         end_text, end_log = page.inner_text("#turn-text"), page.inner_text("#log")
+        # the replay, downloaded from the page with its token: the file the server wrote
+        with page.expect_download() as download_info:
+            page.click("#get-replay")
+        download = download_info.value
+        downloaded = Path(download.path()).read_bytes()
+        assert download.suggested_filename == replay_path.name
+    assert downloaded == replay_path.read_bytes()
     replay = load_replay(replay_path)
     assert verify(replay).turns_checked == replay.last_turn  # every event replays (R12)
     # what the page showed, turn by turn, is what the replay says seat 0 saw (R6)

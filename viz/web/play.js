@@ -352,7 +352,7 @@
     $("result-box").hidden = false;
     $("order-box").hidden = true;
     $("talk-box").hidden = true;
-    status("the game is over; its replay is " + f.replay);
+    status("the game is over; its replay is " + f.replay + " (download it below)");
     // the end: the truth, now that nothing is hidden any more (a last step of the slider)
     const [truth] = piecesDelta(f.truth, new Map());
     truth.t = "AntipoliX · the end · " + text;
@@ -685,6 +685,29 @@
     if (left > 0 && !confirm(left + " of your " + G.welcome.budget + " points are unspent (R3). Place this army of " + armyItems().length + " pieces anyway?")) return;
     const items = armyItems();
     send({ type: "army", items, cells: G.army.where === "choose" ? G.army.cells.slice(0, items.length) : null });
+  });
+  // the replay the server wrote at the end (GET /api/games/GAME/replay with this page's token),
+  // saved by the browser under the server's name for it
+  $("get-replay").addEventListener("click", async () => {
+    let answer;
+    try {
+      answer = await fetch("/api/games/" + encodeURIComponent(GAME) + "/replay", { headers: { Authorization: "Bearer " + TOKEN } });
+    } catch (e) {
+      status("the replay could not be fetched: the server cannot be reached");
+      return;
+    }
+    if (!answer.ok) {
+      const why = await answer.json().then((j) => j.error, () => "HTTP " + answer.status);
+      status("the replay could not be fetched: " + why);
+      return;
+    }
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(await answer.blob());
+    link.download = (G.result && G.result.replay) || GAME + ".apx.json.gz";
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
   });
   $("talk").addEventListener("submit", (ev) => {
     ev.preventDefault();
