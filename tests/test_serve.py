@@ -1257,3 +1257,29 @@ def test_r6_r12_a_live_agent_decides_from_its_own_observation_and_seed(server: A
         assert decision.order == record.orders[1], record.turn
         checked += 1
     assert checked == sum(1 in r.orders for r in replay.records) > 5
+
+
+def test_serve_tells_a_person_when_the_clocks_end_a_game_early() -> None:
+    """R7 zero-sum clocks: while a person thinks, every agent that has answered takes a second a
+    second from them; with the 1995 credit a person thinking 10 s a turn against greedy is out
+    of time in 6 turns, and the command says so with a credit that lasts 200 turns (which the
+    rules accept, and which then needs no hint)."""
+    from antipolix.cli.serve import clock_hint
+
+    seats = parse_seats("human,greedy")
+    hint = clock_hint(Rules(players=2), seats, 1.0)
+    assert hint is not None
+    assert "60 s each" in hint and "loses about 9 s a turn" in hint
+    assert "after about 6 turns" in hint
+    assert "--rule time_credit=1800 --rule time_total=3600" in hint
+    longer = Rules(players=2, time_credit=1800.0, time_total=3600.0)
+    assert clock_hint(longer, seats, 1.0) is None  # 200 turns of 9 s
+    four = parse_seats("human,tuned,tuned,tuned")
+    hint = clock_hint(Rules(time_credit=600.0, time_total=2400.0), four, 1.0)
+    assert hint is not None and "3 agents answer in 1 s loses about 27 s a turn" in hint
+    assert "after about 22 turns" in hint and "time_credit=5400 --rule time_total=21600" in hint
+    # no hint without clocks, without a person, or without an agent
+    assert clock_hint(Rules(players=2, timers=False), seats, 1.0) is None
+    assert clock_hint(Rules(players=2), parse_seats("bot,greedy"), 1.0) is None
+    assert clock_hint(Rules(players=2), parse_seats("human,bot"), 1.0) is None
+    assert clock_hint(Rules(players=2), seats, 10.0) is None  # the agent waits as long

@@ -7,6 +7,7 @@ antipolix serve --seats bot,bot,greedy,tuned --seed 7        # programs in any l
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 from typing import Any
 
@@ -224,3 +225,35 @@ def _print_links(server: Server, created: Created) -> None:
             agent = seat["agent"]
             print(f"  {who} ({agent}): played by the server, answers after {wait:g} s at least")
     print(f"  spectators ({match.spec.watch}): {links['watch']['link']}", flush=True)
+    hint = clock_hint(rules, match.spec.seats, match.spec.agent_min_think)
+    if hint:
+        print(hint, flush=True)
+
+
+PERSON_THINKS = 10.0  # seconds a turn: what the clock hint assumes of a person
+LONG_GAME = 200  # turns: a game the clock hint deems long enough to play out
+
+
+def clock_hint(rules: Any, seats: Any, min_think: float) -> str | None:
+    """What the clocks (R7) mean for the people of a game against built-in agents, when they
+    run out within :data:`LONG_GAME` turns (with the 1995 credit a person is out of time long
+    before the armies meet: zero-sum, while a person thinks each agent that has answered takes
+    a second a second from them), and the credit that would last that long. None otherwise,
+    or when no person plays an agent, or there are no clocks."""
+    people = sum(1 for s in seats if s.kind == "human")
+    agents = sum(1 for s in seats if s.kind == "agent")
+    lost = agents * max(PERSON_THINKS - min_think, 0.0)  # a turn, the agents' order first
+    if not rules.timers or not people or not lost:
+        return None
+    credit = rules.initial_timer
+    turns = int(credit // lost)
+    if turns >= LONG_GAME:
+        return None
+    need = 60 * math.ceil(lost * LONG_GAME / 60)  # (whole minutes)
+    return (
+        f"  clocks (R7): {credit:g} s each, zero-sum: a person who thinks {PERSON_THINKS:g} s "
+        f"a turn while {agents} agent{'s' if agents > 1 else ''} answer{'' if agents > 1 else 's'}"
+        f" in {min_think:g} s loses about {lost:g} s a turn: out of time after about "
+        f"{max(turns, 1)} turns. For about {LONG_GAME}: --rule time_credit={need} --rule "
+        f"time_total={need * rules.players}, or no clocks: --rule timers=false"
+    )
