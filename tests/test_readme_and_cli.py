@@ -297,12 +297,15 @@ def test_readme_says_where_the_command_is_and_git_ignores_what_its_examples_writ
 def test_a_designers_first_hour_plays_the_committed_proposal_live() -> None:
     """The first hour's last step serves a game at a proposal: its seats must be as many as the
     proposal's players (a proposal names every option, players = 4 at the default rules), and
-    a human's clock must leave time to think (``time_credit`` alone is capped by
-    ``time_total`` / players, R7: 600 gave 62.5 s)."""
+    a human's clock must leave time to think (R7: ``time_credit`` alone is capped by
+    ``time_total`` / players, 600 gave 62.5 s; and zero-sum clocks run out in about 22 turns of
+    10 s against three agents at 600 s each): no clocks, or clocks for 200 turns (the command
+    says nothing about them)."""
     import shlex
 
     from antipolix.cli import parser
     from antipolix.cli.common import rules_from_args
+    from antipolix.cli.serve import clock_hint
     from antipolix.server.seats import parse_seats
 
     readme = (ROOT / "README.md").read_text()
@@ -316,4 +319,5 @@ def test_a_designers_first_hour_plays_the_committed_proposal_live() -> None:
     rules = rules_from_args(args, len(seats), seats="--seats")
     assert rules.players == len(seats) == 4
     assert any(seat.kind == "human" for seat in seats)
-    assert min(rules.time_credit, rules.time_total / rules.players) >= 300
+    assert clock_hint(rules, seats, args.agent_min_think) is None
+    assert not rules.timers or rules.initial_timer >= 3 * 9 * 200
