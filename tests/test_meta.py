@@ -632,8 +632,17 @@ def test_the_meta_flags_a_kind_that_takes_every_army_and_one_none_buys(
             ["propose", "--ladder-agents", "tuned", "--agent", "tuned"],
             "the ladder's order needs at least two different agents",
         ),
-        (["meta", "--search-games", "6"], "search games|games must be a positive multiple of 4"),
-        (["meta", "--pair-games", "5"], "pair games must be at least 6"),
+        # each refusal of the army search's counts names its option (three count games)
+        (
+            ["meta", "--search-games", "6"],
+            "argument --search-games: must be a positive multiple of 4",
+        ),
+        (["meta", "--pair-games", "5"], "argument --pair-games: must be at least 6"),
+        (["propose", "--check-games", "10"], "argument --check-games: must be a positive multiple"),
+        (
+            ["propose", "--search-games", "10"],
+            "argument --search-games: must be a positive multiple",
+        ),
         (["propose", "--rule", "hovercraft.cost=0"], "cannot price a free piece"),
         (["propose", "--beside", "search:rollouts=3"], "has no rating in the committed ladder"),
         (["propose", "--ladder", "nowhere.csv"], "nowhere.csv"),

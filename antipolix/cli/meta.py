@@ -13,6 +13,8 @@ exit code 2, before any game or file.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -268,6 +270,34 @@ def _meta_settings(args: argparse.Namespace) -> Any:
     )
 
 
+# the army search's settings as its refusals name them (MetaSettings.checked) → their options
+_OPTIONS = (
+    ("check games", "--check-games"),
+    ("pair games", "--pair-games"),
+    ("games", "--search-games"),
+    ("rounds", "--rounds"),
+    ("generations", "--generations"),
+    ("population", "--population"),
+)
+
+
+@contextmanager
+def _options_named() -> Iterator[None]:
+    """A refusal of the army search's settings names the option that set it: "games must be a
+    positive multiple of 4" is the Python API's word for what ``--search-games`` sets (which
+    of the three counts of games given was it?)."""
+    from antipolix.meta import MetaError
+
+    try:
+        yield
+    except MetaError as exc:
+        text = str(exc)
+        for name, flag in _OPTIONS:
+            if text.startswith(name + " must be"):
+                raise MetaError(f"argument {flag}: {text[len(name) + 1 :]}") from None
+        raise
+
+
 def _settings(args: argparse.Namespace, **more: Any) -> Any:
     from antipolix.meta.health import Bounds
     from antipolix.meta.propose import ProposalSettings
@@ -308,15 +338,16 @@ def run_propose(args: argparse.Namespace) -> int:
         candidates=args.candidates,
         ladder=args.ladder,
     )
-    result = propose(
-        rules,
-        settings,
-        seed=args.seed,
-        out=args.out,
-        workers=args.workers,
-        say=_say,
-        progress=not args.no_progress,
-    )
+    with _options_named():
+        result = propose(
+            rules,
+            settings,
+            seed=args.seed,
+            out=args.out,
+            workers=args.workers,
+            say=_say,
+            progress=not args.no_progress,
+        )
     print(result.stability().to_string(index=False))
     print(f"{result.verdict()}")
     if result.proposal is not None:
@@ -336,16 +367,17 @@ def run_meta(args: argparse.Namespace) -> int:
         bound.checked()
     except MetaError as exc:
         raise MetaError(f"--max-meta: {exc}") from None
-    meta = meta_search(
-        rules,
-        args.agent,
-        settings=_meta_settings(args),
-        seed=args.seed,
-        out=args.out,
-        workers=args.workers,
-        progress=not args.no_progress,
-        bound=args.max_meta,
-    )
+    with _options_named():
+        meta = meta_search(
+            rules,
+            args.agent,
+            settings=_meta_settings(args),
+            seed=args.seed,
+            out=args.out,
+            workers=args.workers,
+            progress=not args.no_progress,
+            bound=args.max_meta,
+        )
     print(armies_text(meta))
     print(how_sure(meta))
     print(meta_verdict(meta, args.max_meta))
@@ -361,17 +393,18 @@ def run_compare(args: argparse.Namespace) -> int:
 
     first = checked_rules(load_table(args.first))
     second = checked_rules(load_table(args.second))
-    result = compare(
-        first,
-        second,
-        _settings(args),
-        names=(args.first.stem, args.second.stem),
-        seed=args.seed,
-        out=args.out,
-        workers=args.workers,
-        say=_say,
-        progress=not args.no_progress,
-    )
+    with _options_named():
+        result = compare(
+            first,
+            second,
+            _settings(args),
+            names=(args.first.stem, args.second.stem),
+            seed=args.seed,
+            out=args.out,
+            workers=args.workers,
+            say=_say,
+            progress=not args.no_progress,
+        )
     print(result.verdicts_frame().to_string(index=False))
     print(f"report: {args.out / 'report.md'}")
     return 0
