@@ -536,7 +536,7 @@ def test_the_committed_study_script_runs_end_to_end(tmp_path: Path) -> None:
     results = tmp_path / "results"
     done = subprocess.run(
         [sys.executable, str(ROOT / "experiments" / "values_by_skill.py"), "--games", "40",
-         "--search-games", "4", "--search-rollouts", "1", "--rate-games", "4",
+         "--search-games", "4", "--search", "search:rollouts=1", "--rate-games", "4",
          "--restricted-games", "2", "--workers", "0", "--out", str(tmp_path / "o"),
          "--results", str(results), *TRIAL],
         capture_output=True, text=True, timeout=1800, cwd=ROOT,
