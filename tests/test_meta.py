@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,14 @@ from hypothesis import strategies as st
 from antipolix import Rules
 from antipolix.cli import main
 from antipolix.codec import apply_overrides, load_rules_file, rules_to_toml
-from antipolix.meta import ArmySpace, MetaError, MetaSettings, maxent_nash, meta_search
+from antipolix.meta import (
+    ArmySpace,
+    MetaError,
+    MetaSettings,
+    SettingError,
+    maxent_nash,
+    meta_search,
+)
 from antipolix.meta.armies import counts, piece_shares, shares
 from antipolix.meta.health import Bounds, Health, LadderOrder, Measures, judge, measure
 from antipolix.meta.play import arrangements, field_members, meetings, pair_tables
@@ -584,9 +592,16 @@ def test_a_round_whose_field_is_edited_does_not_replay(
 def test_a_search_too_small_to_compare_armies_is_refused_before_any_game(
     tmp_path: Path, settings_: MetaSettings, message: str
 ) -> None:
-    with pytest.raises(MetaError, match=message):
+    with pytest.raises(MetaError, match=message) as refused:
         meta_search(SMALL, "greedy", settings=settings_, out=tmp_path / "m", workers=0)
     assert not (tmp_path / "m").exists()
+    # the setting refused, by its field's name (what a command maps to its option), kept when
+    # the refusal is pickled (as Ray carries it)
+    error = refused.value
+    assert isinstance(error, SettingError)
+    assert getattr(settings_, error.setting) != getattr(MetaSettings(), error.setting)
+    again = pickle.loads(pickle.dumps(error))
+    assert (again.setting, again.reason, str(again)) == (error.setting, error.reason, str(error))
 
 
 def test_the_meta_flags_a_kind_that_takes_every_army_and_one_none_buys(

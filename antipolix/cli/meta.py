@@ -270,15 +270,15 @@ def _meta_settings(args: argparse.Namespace) -> Any:
     )
 
 
-# the army search's settings as its refusals name them (MetaSettings.checked) → their options
-_OPTIONS = (
-    ("check games", "--check-games"),
-    ("pair games", "--pair-games"),
-    ("games", "--search-games"),
-    ("rounds", "--rounds"),
-    ("generations", "--generations"),
-    ("population", "--population"),
-)
+# the army search's settings (MetaSettings' fields) → the options that set them
+_OPTIONS = {
+    "games": "--search-games",
+    "check_games": "--check-games",
+    "pair_games": "--pair-games",
+    "rounds": "--rounds",
+    "generations": "--generations",
+    "population": "--population",
+}
 
 
 @contextmanager
@@ -286,16 +286,14 @@ def _options_named() -> Iterator[None]:
     """A refusal of the army search's settings names the option that set it: "games must be a
     positive multiple of 4" is the Python API's word for what ``--search-games`` sets (which
     of the three counts of games given was it?)."""
-    from antipolix.meta import MetaError
+    from antipolix.meta import MetaError, SettingError
 
     try:
         yield
-    except MetaError as exc:
-        text = str(exc)
-        for name, flag in _OPTIONS:
-            if text.startswith(name + " must be"):
-                raise MetaError(f"argument {flag}: {text[len(name) + 1 :]}") from None
-        raise
+    except SettingError as exc:
+        if exc.setting not in _OPTIONS:  # (sigma0: no option sets it)
+            raise
+        raise MetaError(f"argument {_OPTIONS[exc.setting]}: {exc.reason}") from None
 
 
 def _settings(args: argparse.Namespace, **more: Any) -> Any:

@@ -9,7 +9,7 @@
 - :func:`compare` (:mod:`antipolix.meta.compare`): two cost tables side by side.
 """
 
-from antipolix.meta.armies import ArmySpace, MetaError
+from antipolix.meta.armies import ArmySpace, MetaError, SettingError
 from antipolix.meta.compare import Comparison, compare
 from antipolix.meta.health import Bounds
 from antipolix.meta.nash import Equilibrium, maxent_nash
@@ -27,6 +27,7 @@ __all__ = [
     "MetaSettings",
     "Proposal",
     "ProposalSettings",
+    "SettingError",
     "compare",
     "maxent_nash",
     "meta_search",

@@ -50,6 +50,21 @@ class MetaError(AntipolixError):
     why."""
 
 
+class SettingError(MetaError):
+    """A setting of the army search (:class:`~antipolix.meta.search.MetaSettings`) refused:
+    ``setting`` is its field's name (``games``, ``check_games``...) and ``reason`` what is wrong
+    with it, so that a command can name the option that set it instead; the message is the
+    setting in words and the reason ("check games must be ...")."""
+
+    def __init__(self, setting: str, reason: str) -> None:
+        super().__init__(f"{setting.replace('_', ' ')} {reason}")
+        self.setting = setting
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[type[SettingError], tuple[str, str]]:
+        return SettingError, (self.setting, self.reason)  # (pickled by Ray as it was made)
+
+
 @dataclass(frozen=True)
 class ArmySpace:
     """The box ``[0, 1]^(1 + len(MENU))`` and its decoding into legal armies (module doc)."""

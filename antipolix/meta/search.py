@@ -70,6 +70,7 @@ from antipolix.meta.armies import (
     Army,
     ArmySpace,
     MetaError,
+    SettingError,
     army_from_names,
     army_names,
     army_text,
@@ -129,33 +130,36 @@ class MetaSettings:
     sigma0: float = 0.3
 
     def checked(self, players: int) -> MetaSettings:
-        """These settings, or a :class:`MetaError` saying which cannot compare armies."""
+        """These settings, or a :class:`SettingError` saying which cannot compare armies."""
         for name in ("rounds", "generations"):
             value = getattr(self, name)
             if not is_int(value) or value < 1:
-                raise MetaError(f"{name} must be an integer >= 1, got {value!r}")
+                raise SettingError(name, f"must be an integer >= 1, got {value!r}")
         if self.population is not None and (not is_int(self.population) or self.population < 2):
-            raise MetaError(
-                f"population must be an integer >= 2 (CMA-ES compares candidates), got "
-                f"{self.population!r}"
+            raise SettingError(
+                "population",
+                f"must be an integer >= 2 (CMA-ES compares candidates), got {self.population!r}",
             )
         for name in ("games", "check_games"):
             value = getattr(self, name)
             if not is_int(value) or value < players or value % players:
-                raise MetaError(
-                    f"{name.replace('_', ' ')} must be a positive multiple of {players} (each "
-                    f"seed is played with the army in every seat), got {value!r}: fewer games "
-                    "cannot compare armies"
+                raise SettingError(
+                    name,
+                    f"must be a positive multiple of {players} (each seed is played with the army "
+                    f"in every seat), got {value!r}: fewer games cannot compare armies",
                 )
         seatings = len(arrangements(players))
         if not is_int(self.pair_games) or self.pair_games < seatings:
-            raise MetaError(
-                f"pair games must be at least {seatings} (two armies meet in each of the "
-                f"{seatings} seatings of {players} seats at least once), got "
-                f"{self.pair_games!r}: fewer games cannot compare armies"
+            raise SettingError(
+                "pair_games",
+                f"must be at least {seatings} (two armies meet in each of the {seatings} "
+                f"seatings of {players} seats at least once), got {self.pair_games!r}: fewer "
+                "games cannot compare armies",
             )
         if not is_plain_number(self.sigma0) or not 0 < self.sigma0 <= 0.5:
-            raise MetaError(f"sigma0 must be a number above 0 and at most 0.5, got {self.sigma0!r}")
+            raise SettingError(
+                "sigma0", f"must be a number above 0 and at most 0.5, got {self.sigma0!r}"
+            )
         return self
 
     def population_for(self, space: ArmySpace) -> int:
