@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from antipolix import games
 from antipolix.cli.common import add_rules_options, int_at_least, rules_from_args, seed_arg
 from antipolix.errors import AntipolixError
+from antipolix.rules import Rules
 from antipolix.scores import PlayersFile
 from antipolix.server.app import (
     Created,
@@ -25,7 +27,7 @@ from antipolix.server.app import (
     steady_heap,
 )
 from antipolix.server.match import WATCH_MODES
-from antipolix.server.seats import parse_seats
+from antipolix.server.seats import SeatSpec, parse_seats
 
 OPEN_HOSTS = ("0.0.0.0", "::", "")
 
@@ -234,7 +236,7 @@ PERSON_THINKS = 10.0  # seconds a turn: what the clock hint assumes of a person
 LONG_GAME = 200  # turns: a game the clock hint deems long enough to play out
 
 
-def clock_hint(rules: Any, seats: Any, min_think: float) -> str | None:
+def clock_hint(rules: Rules, seats: Sequence[SeatSpec], min_think: float) -> str | None:
     """What the clocks (R7) mean for the people of a game against built-in agents, when they
     run out within :data:`LONG_GAME` turns (with the 1995 credit a person is out of time long
     before the armies meet: zero-sum, while a person thinks each agent that has answered takes

@@ -451,9 +451,9 @@
 
   // the points left when a piece could still be bought with them (R3: a budget need not be
   // spent, but an army placed by a click too early is a game lost before it starts); else 0
-  function unspent() {
+  function unspent(cost = armyCost()) {
     const w = G.welcome;
-    const left = w.budget - armyCost();
+    const left = w.budget - cost;
     return SHOP.some((item) => w.costs[item] <= left) ? left : 0;
   }
 
@@ -466,7 +466,7 @@
     $("shop").querySelectorAll('button[aria-label="more"]').forEach((b) => { b.disabled = cost + w.costs[b.dataset.item] > w.budget; });
     $("shop").querySelectorAll('button[aria-label="fewer"]').forEach((b) => { b.disabled = G.army.counts[b.dataset.item] === 0; });
     $("place").disabled = cost > w.budget || (G.army.where === "choose" && G.army.cells.length < armyItems().length);
-    const left = unspent();
+    const left = unspent(cost);
     $("place").textContent = left > 0 ? "place this army (" + left + " points unspent)" : "place this army";
     const items = armyItems();
     const zone = w.zone;
