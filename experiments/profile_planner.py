@@ -10,8 +10,9 @@ by a copy of the planner's decision cut after each stage (1: the opening, readin
 observation and the memory; 2: the turn's maps, ``read_turn``; 3: the best attack; 4: the
 candidate moves; 5: exposure; 6: the chief's guard; 7: threats; 8: hunting; 9: tactics; 10:
 the hopeless check, the whole decision). A stage's cost is its prefix's time less the one before,
-in microseconds per decision, with the memory's copy taken off. Asserts nothing: a profile,
-not a test; run it with nothing else running.
+in microseconds per decision, with the memory's copy taken off, and the arrays it allocates per
+decision (numba's runtime counts them: each costs a call to the allocator and one to free it).
+Asserts nothing: a profile, not a test; run it with nothing else running.
 
 With ``--changes`` it times nothing and says how many pieces change between a seat's
 consecutive decisions (enemy and own, as the seat sees them, R6): what maps kept from a seat's
@@ -40,6 +41,7 @@ import numba
 import numpy as np
 from bench_weights import fresh_copy, recorder  # the benchmark's recording and memory copy
 from numba.core.registry import CPUDispatcher
+from numba.core.runtime import _nrt_python, rtsys
 
 from antipolix import Rules
 from antipolix.agents import agent_named
@@ -144,6 +146,21 @@ def timed(rules: Rules, positions: list[tuple[Any, Memory]], w: Any, reps: int, 
     for seen, memory in positions:
         _prefix(t, seen, packed(memory), w, reps, rng, upto)
     return (time.perf_counter() - began) / (len(positions) * reps) * 1e6
+
+
+def allocations(rules: Rules, positions: list[tuple[Any, Memory]], w: Any, upto: int) -> float:
+    """Arrays the prefix ``upto`` allocates per decision over ``positions`` (numba's runtime
+    counts them while its statistics are on; on for this pass only, as they cost a little)."""
+    rng = np.random.default_rng(0)
+    t = rules.tables
+    _nrt_python.memsys_enable_stats()
+    try:
+        before = rtsys.get_allocation_stats().alloc
+        for seen, memory in positions:
+            _prefix(t, seen, packed(memory), w, 1, rng, upto)
+        return float(rtsys.get_allocation_stats().alloc - before) / len(positions)
+    finally:
+        _nrt_python.memsys_disable_stats()
 
 
 def changes(positions: list[tuple[Any, Memory]]) -> dict[str, float]:
@@ -268,11 +285,19 @@ def main() -> None:
         for upto in range(len(STAGES) + 1):  # warm-up: compile every prefix
             timed(rules, positions[:1], w, 1, upto)
         prefix = [timed(rules, positions, w, args.reps, upto) for upto in range(len(STAGES) + 1)]
+        made = [allocations(rules, positions, w, upto) for upto in range(len(STAGES) + 1)]
         whole = prefix[-1] - prefix[0]
-        print(f"{name}: {whole:.1f} µs per decision (the memory's copy, {prefix[0]:.1f} µs, off)")
+        print(
+            f"{name}: {whole:.1f} µs and {made[-1] - made[0]:.1f} arrays allocated per decision "
+            f"(the memory's copy, {prefix[0]:.1f} µs and {made[0]:.0f} arrays, off)"
+        )
         for k, stage in enumerate(STAGES, start=1):
             part = prefix[k] - prefix[k - 1]
-            print(f"  {k:2}. {stage:<64} {part:7.1f} µs  {100 * part / whole:5.1f} %")
+            arrays = made[k] - made[k - 1]
+            print(
+                f"  {k:2}. {stage:<64} {part:7.1f} µs  {100 * part / whole:5.1f} %  "
+                f"{arrays:6.1f} arrays"
+            )
 
 
 if __name__ == "__main__":

@@ -76,6 +76,12 @@ def _refused(done: subprocess.CompletedProcess[str], message: str) -> None:
             ["--games", "1", "--agents", "planner", "--changes"],
             "between a seat's turns",
         ),
+        pytest.param(  # (its stages compile afresh, not cached on disk)
+            "profile_planner.py",
+            ["--games", "1", "--agents", "planner", "--reps", "1"],
+            "arrays allocated per decision",
+            marks=pytest.mark.slow,
+        ),
         (
             "planner_pruning.py",
             ["--games", "1", "--players", "2", "--out", "/dev/null"],
