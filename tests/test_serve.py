@@ -1119,6 +1119,7 @@ def test_agents_decide_in_a_worker_process(tmp_path: Path) -> None:
         (["--agent-workers", "999"], "--agent-workers: 999 must be at most 64"),
         (["--tcp-port", "8123", "--port", "8123"], "--tcp-port 8123 is the HTTP port (--port)"),
         (["--data", __file__], "is a file: give a folder for the games"),
+        (["--data", f"{__file__}/served"], f"--data: cannot create {__file__}/served: "),
         (["--players-file", str(Path(__file__).parent)], "is a folder: give a file"),
         (["--players-file", __file__], "cannot read a players file"),
     ],
@@ -1139,6 +1140,21 @@ def test_serve_refuses_bad_input_in_one_line(
         lines
     )
     assert not data.exists()  # nothing written
+
+
+def test_a_server_whose_data_folder_cannot_be_made_says_so_and_binds_nothing(
+    tmp_path: Path,
+) -> None:
+    from antipolix.server.app import Server, ServerError
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    server = Server(ServerConfig(port=0, data=blocker / "served", agent_workers=0), web={})
+    with pytest.raises(
+        ServerError, match=r"cannot create the folder for the games .*a-file/served"
+    ):
+        asyncio.run(server.start())
+    assert server._uvicorn is None  # (nothing bound: the folder comes first)
 
 
 def test_serve_says_what_an_open_address_exposes(capsys: Any) -> None:

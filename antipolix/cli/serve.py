@@ -15,6 +15,7 @@ from typing import Any
 from antipolix import games
 from antipolix.cli.common import add_rules_options, int_at_least, rules_from_args, seed_arg
 from antipolix.errors import AntipolixError
+from antipolix.files import check_creatable
 from antipolix.rules import Rules
 from antipolix.scores import PlayersFile
 from antipolix.server.app import (
@@ -108,6 +109,8 @@ def _check_places(args: argparse.Namespace) -> None:
         raise ServerError(f"--tcp-port {args.tcp_port} is the HTTP port (--port): give another")
     if args.data.exists() and not args.data.is_dir():
         raise ServerError(f"--data {args.data} is a file: give a folder for the games")
+    if not args.data.exists():
+        check_creatable(args.data, lambda why: ServerError(f"--data: {why}"))
     players = args.players_file
     if players is not None:
         if players.is_dir():

@@ -708,8 +708,13 @@ class Server:
 
         self.loop = asyncio.get_running_loop()
         self._stopped = asyncio.Event()
-        self.config.data.mkdir(parents=True, exist_ok=True)
         config = self.config
+        try:
+            config.data.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ServerError(
+                f"cannot create the folder for the games {config.data}: {exc.strerror}"
+            ) from None
         try:
             sock = socket.create_server((config.host, config.port), reuse_port=False)
         except OSError as exc:
