@@ -40,7 +40,7 @@ from antipolix.balance.skill import (
     verdict,
 )
 from antipolix.balance.values import kind_cost, players_table
-from antipolix.cli import main
+from antipolix.cli import Terminated, main
 from antipolix.codec import apply_overrides, item_name
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -438,16 +438,22 @@ def test_precision_plays_until_met_or_says_the_cap_stopped_it(tmp_path: Path) ->
     )
 
 
-def test_a_study_that_stops_leaves_a_report_saying_why(tmp_path: Path) -> None:
-    def stop(line: str) -> None:
+@pytest.mark.parametrize(
+    ("stopping", "words"),
+    [(KeyboardInterrupt, "interrupted"), (Terminated, "terminated (SIGTERM)")],
+)
+def test_a_study_that_stops_leaves_a_report_saying_why(
+    tmp_path: Path, stopping: type[KeyboardInterrupt], words: str
+) -> None:
+    def stop(line: str) -> None:  # (Ctrl-C, or the command's SIGTERM handler)
         if line.startswith("restricted play"):
-            raise KeyboardInterrupt
+            raise stopping
 
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(stopping):
         values_by_skill(SMALL, "greedy,planner", 40, seed=1, workers=0, out=tmp_path / "s",
                         restricted_games=4, progress=stop)  # fmt: skip
     report = (tmp_path / "s" / "report.md").read_text()
-    assert "**Verdict: stopped: interrupted (the games played are kept" in report
+    assert f"**Verdict: stopped: {words} (the games played are kept" in report
     assert len(pd.read_csv(tmp_path / "s" / "values.csv")) == 10
 
 

@@ -184,8 +184,8 @@ def _finish(study: ValuesBySkill, folder: Path, report: bool, began: float) -> N
 
 def _why(exc: BaseException, folder: bool) -> str:
     resume = " (the games played are kept: the same command resumes)" if folder else ""
-    if isinstance(exc, KeyboardInterrupt):
-        return f"interrupted{resume}"
+    if isinstance(exc, KeyboardInterrupt):  # (Ctrl-C, or SIGTERM: Terminated)
+        return f"{str(exc) or 'interrupted'}{resume}"
     if isinstance(exc, AntipolixError):
         return f"{exc}{resume}"
     return f"{type(exc).__name__}: {exc}{resume}"

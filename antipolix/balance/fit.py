@@ -283,8 +283,8 @@ def _stopped(
     fit: CostFit, run: _Iterations, i: int, costs: dict[str, int], exc: BaseException
 ) -> None:
     """Record why the fit stopped at iteration ``i`` (played at ``costs``)."""
-    if isinstance(exc, KeyboardInterrupt):
-        why = "interrupted"
+    if isinstance(exc, KeyboardInterrupt):  # (Ctrl-C, or SIGTERM: Terminated)
+        why = str(exc) or "interrupted"
     elif isinstance(exc, AntipolixError):
         why = str(exc)
     else:

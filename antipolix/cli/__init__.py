@@ -14,9 +14,12 @@ Bad input ends with ``antipolix: error: ...`` on stderr and exit code 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from importlib.metadata import entry_points
 from typing import NoReturn
 
@@ -77,15 +80,51 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+class Terminated(KeyboardInterrupt):
+    """The process was asked to stop (SIGTERM: ``kill``, a job scheduler's time limit, a
+    container stopping). A ``KeyboardInterrupt``, so that everything that keeps its work on
+    Ctrl-C (a study's games played, a simulation's rows) keeps it here too; the command says
+    which it was. (Here and not in :mod:`antipolix.errors`: every kernel's cache stamp reads
+    that module, :func:`antipolix.jit.source_stamp`.)"""
+
+    def __str__(self) -> str:
+        return "terminated (SIGTERM)"
+
+
+@contextlib.contextmanager
+def terminating() -> Iterator[None]:
+    """While this runs, SIGTERM raises :class:`Terminated` in the main thread (Python's default
+    would end the process on the spot, nothing kept and Ray's processes left to find out): a
+    command then stops as on Ctrl-C, keeping what it has, and says so in one line. The handler
+    before is put back after (the commands also run inside tests)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise Terminated()
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 def run_script(script: Callable[[], object]) -> NoReturn:
     """Run a study script's ``main`` (``experiments/``) as the command runs: bad input, which the
     library refuses with an :class:`~antipolix.errors.AntipolixError`, ends in one line
-    (``antipolix: error: ...``, exit code 2) instead of a traceback."""
+    (``antipolix: error: ...``, exit code 2) instead of a traceback; Ctrl-C and SIGTERM end in
+    one line too."""
     try:
-        script()
+        with terminating():
+            script()
     except AntipolixError as exc:
         print(f"antipolix: error: {exc}", file=sys.stderr)
         sys.exit(2)
+    except Terminated as exc:
+        print(f"antipolix: {exc}", file=sys.stderr)
+        sys.exit(128 + signal.SIGTERM)
     except KeyboardInterrupt:
         print("antipolix: interrupted", file=sys.stderr)
         sys.exit(130)
@@ -124,10 +163,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(argv: Sequence[str]) -> int:
     args = parser().parse_args(argv)
     try:
-        code: int = args.func(args)
+        with terminating():
+            code: int = args.func(args)
     except AntipolixError as exc:
         print(f"antipolix: error: {exc}", file=sys.stderr)
         return 2
+    except Terminated as exc:
+        print(f"antipolix: {exc}", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except KeyboardInterrupt:
         print("antipolix: interrupted", file=sys.stderr)
         return 130

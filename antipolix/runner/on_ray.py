@@ -12,7 +12,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import signal
 import socket
+import threading
 from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -81,7 +83,7 @@ def _init(address: str | None, kwargs: dict[str, Any]) -> None:
     # holding a folder named ``antipolix`` (a clone's parent), workers would import that instead
     # of this package. Start Ray from the folder this package was imported from, so workers
     # import the same antipolix as the driver, wherever the user stands.
-    with contextlib.chdir(_import_root()):
+    with contextlib.chdir(_import_root()), _sigterm_kept():
         try:
             ray.init(address=address, **kwargs)
         except ValueError:  # joined a cluster found on this machine: it has its own CPUs
@@ -89,6 +91,27 @@ def _init(address: str | None, kwargs: dict[str, Any]) -> None:
                 raise
             del kwargs["num_cpus"]
             ray.init(address=address, **kwargs)
+
+
+@contextlib.contextmanager
+def _sigterm_kept() -> Generator[None]:
+    """Put back after ``ray.init`` how this process answers SIGTERM. ``ray.init`` sets a Python
+    handler of its own, then its core installs a C handler over it that prints a stack dump
+    (``*** SIGTERM received ...``) before passing the signal on: the command line's handler
+    (:func:`antipolix.cli.terminating`) or the caller's own comes back; without one, Ray's
+    Python handler (it exits, and Ray shuts down at exit), re-installed so that no dump comes
+    first."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        yield
+    finally:
+        mine = before not in (signal.SIG_DFL, None)  # (a handler, or SIGTERM ignored)
+        keep = before if mine else signal.getsignal(signal.SIGTERM)
+        if keep is not None:  # (None: a handler not set from Python, left alone)
+            signal.signal(signal.SIGTERM, keep)
 
 
 def _import_root() -> Path:
