@@ -29,7 +29,9 @@ from antipolix.agents import (
     agent_from_spec,
     agent_named,
 )
-from antipolix.agents.army import MAX_FREE_PIECES, checked_army, policy_from_spec
+from antipolix.agents import army as army_module
+from antipolix.agents.army import MAX_FREE_PIECES, checked_army, policy_from_spec, room
+from antipolix.agents.tuned import doctrine_army
 from antipolix.codec import item_name, parse_item
 from antipolix.errors import AgentError, ArmyError, ChiefError, OverBudgetError
 from antipolix.pieces import TraitCosts, TypeSpec, TypeTable
@@ -106,8 +108,9 @@ def test_r3_random_army_within_budget_one_chief_and_spends_what_it_can(name: str
         army = RandomArmy().choose(rules, np.random.default_rng(seed))
         assert_valid_army(rules, army)
         # documented: it keeps buying while any menu item is affordable (free ones up to a cap)
+        # and another piece could be placed (its zone's cells)
         left = rules.army_budget - cost_of(rules, army)
-        assert left < min(menu_costs) or len(army) > MAX_FREE_PIECES
+        assert left < min(menu_costs) or len(army) in (MAX_FREE_PIECES + 1, room(rules))
         varied = RandomArmy(spend=(0.2, 0.9)).choose(rules, np.random.default_rng(seed))
         assert_valid_army(rules, varied)
 
@@ -121,7 +124,58 @@ def test_r3_fixed_army_within_budget_one_chief(name: str, mix: dict) -> None:
     assert army[0] == (ARMY, CHIEF)
     left = rules.army_budget - cost_of(rules, army)
     costs = [rules.piece_cost(*parse_item(i)) for i in mix]
-    assert left < min(costs) or len(army) > MAX_FREE_PIECES
+    assert left < min(costs) or len(army) in (MAX_FREE_PIECES + 1, room(rules))
+
+
+BIG = {  # budgets that buy more pieces than a home zone holds (R3: an army may cost less)
+    "zones": Rules(shape=(2, 6, 6), players=2, budget=10_000),
+    "no zones": Rules(shape=(2, 4, 4), players=3, budget=10_000, zones=False),
+    "a hundred million": Rules(shape=(2, 6, 6), players=2, budget=100_000_000),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BIG))
+def test_r3_a_budget_beyond_the_zone_buys_as_many_pieces_as_can_be_placed(name: str) -> None:
+    """A built-in army stops where another piece could not be placed: its zone's cells (zones
+    are disjoint and of equal volume), or without zones the board less a cell for each other
+    chief. Before, it bought on (a hundred million points: millions of purchases, minutes)
+    and the engine refused the army at placement."""
+    rules = BIG[name]
+    zones = rules.home_zones
+    p, n, m = rules.shape
+    most = zones[0].volume if zones else p * n * m - (rules.players - 1)
+    assert room(rules) == most
+    policies = [RandomArmy(), RandomArmy(spend=(0.5, 1.0)), FixedArmy(MIXES[0]),
+                GreedyAgent().default_army(), doctrine_army()]  # fmt: skip
+    for policy in policies:
+        army = policy.choose(rules, np.random.default_rng(1))
+        assert len(army) == most, policy
+        assert_valid_army(rules, army)
+    if zones:  # and the game plays: every seat's army fits its zone
+        short = Rules(shape=rules.shape, players=2, budget=rules.army_budget, max_turns=3)
+        result = play_game(short, [GreedyAgent(), RandomAgent()], seed=2).result
+        assert result.turns >= 1
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_r3_armies_that_fit_are_bought_as_without_the_room_limit(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The limit changes only armies the engine would refuse: an army that fits is the one a
+    policy with no limit buys (the same draws from the generator), and one that would not is
+    that army's first pieces, as many as fit."""
+    rules = VARIANTS[name]
+    most = room(rules)
+    policies = [RandomArmy(), RandomArmy(spend=(0.2, 0.9)), GreedyAgent().default_army()]
+    limited = [[p.choose(rules, np.random.default_rng(s)) for s in range(10)] for p in policies]
+    monkeypatch.setattr(army_module, "room", lambda rules: 1 << 40)
+    army_module._fixed_army.cache_clear()
+    for policy, armies in zip(policies, limited, strict=True):
+        for seed, army in enumerate(armies):
+            unlimited = policy.choose(rules, np.random.default_rng(seed))
+            assert army == unlimited[:most]
+            assert len(army) == min(len(unlimited), most)
+    army_module._fixed_army.cache_clear()
 
 
 def test_r3_random_army_when_the_budget_is_exactly_the_cheapest_chief() -> None:

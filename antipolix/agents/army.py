@@ -43,6 +43,17 @@ class ArmyPolicy(Protocol):
     def spec(self) -> dict[str, Any]: ...
 
 
+def room(rules: Rules) -> int:
+    """The most pieces an army can place (R3): its home zone's cells (the zones are disjoint
+    and of equal volume), or without zones the board's less one cell for each other player's
+    chief. An army of more is refused at placement whatever it holds."""
+    zones = rules.home_zones
+    if zones:
+        return max(zone.volume for zone in zones)
+    p, n, m = rules.shape
+    return p * n * m - (rules.players - 1)
+
+
 def _fill(
     rules: Rules,
     chief: ArmyItem,
@@ -51,14 +62,19 @@ def _fill(
     budget: int | None = None,
 ) -> list[ArmyItem]:
     """A chief, then ``pick(affordable_mask, counts)`` → index into ``menu``, while affordable
-    within ``budget`` (default: the rules' army budget)."""
+    within ``budget`` (default: the rules' army budget) and while the army has :func:`room`
+    (a budget larger than a zone holds buys a full zone: R3 lets an army cost less; the armies
+    that fit are the same as without the limit, the same draws)."""
     army = [chief]
     left = (rules.army_budget if budget is None else budget) - rules.piece_cost(*chief)
     costs = np.array([rules.piece_cost(*i) for i in menu], dtype=np.int64)
     counts = np.zeros(len(menu), dtype=np.int64)
+    most = room(rules)
     while True:
         affordable = costs <= left
         if not affordable.any() or (len(army) > MAX_FREE_PIECES and (costs[affordable] == 0).all()):
+            return army
+        if len(army) >= most:  # (another piece could not be placed)
             return army
         i = pick(affordable, counts)
         if i is None:
