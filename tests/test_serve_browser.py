@@ -275,3 +275,37 @@ def test_a_human_plays_a_whole_game_against_greedy_in_the_browser(
     assert last_turn_text == f"turn {result.turns} of {result.turns}"  # (the end is no turn)
     assert end_text == "the end" and end_log.startswith("the end:")
     assert inbox[0] == "good luck, greedy"
+
+
+def test_the_army_shop_sells_no_more_pieces_than_the_zone_holds(
+    browser: Any, tmp_path: Path
+) -> None:
+    """R3 with a budget larger than a home zone holds: "+" stops once the army fills the zone
+    (another piece could not be placed), and the place button then says nothing is unspent
+    nor asks first, as for an army that spends what it can."""
+    rules = Rules(shape=(2, 6, 6), players=2, budget=400, max_turns=5, timers=False)
+    zone = rules.home_zones[0]  # type: ignore[index]
+    with running(ServerConfig(port=0, data=tmp_path, agent_workers=0)) as server:
+        links = server.create("human,greedy", rules, seed=1, agent_min_think=0.0)
+        page = browser.new_page()
+        page.goto(links["seats"][0]["link"])
+        wait(page, "document.documentElement.dataset.connected === '1'")
+        wait(page, "apxPlay.state().cost > 0")  # (the shop is open, the chief bought)
+        more = '#shop button[data-item="army"][aria-label="more"]'
+        presses = 0
+        while not page.is_disabled(more):
+            page.click(more)
+            presses += 1
+            assert presses < 1000
+        state = page.evaluate("apxPlay.state()")
+        assert len(state["army"]) == zone.volume
+        assert state["cost"] < rules.army_budget  # points are left, but no room for them
+        assert page.inner_text("#place") == "place this army"
+        assert all(
+            page.eval_on_selector_all(
+                '#shop button[aria-label="more"]', "bs => bs.map(b => b.disabled)"
+            )
+        )
+        page.click("#place")  # no question: the army fills its zone
+        wait(page, "apxPlay.state().turn === 1")
+        page.close()

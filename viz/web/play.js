@@ -449,11 +449,21 @@
 
   function armyCost() { return armyItems().reduce((s, i) => s + G.welcome.costs[i], 0); }
 
-  // the points left when a piece could still be bought with them (R3: a budget need not be
-  // spent, but an army placed by a click too early is a game lost before it starts); else 0
+  // the most pieces an army can place (R3): its zone's cells, or without zones the board's
+  // less one for each other player's chief (the built-in agents buy no more: agents/army.py)
+  function room() {
+    const z = G.welcome.zone;
+    if (z) return (z.hi[0] - z.lo[0]) * (z.hi[1] - z.lo[1]) * (z.hi[2] - z.lo[2]);
+    return G.shape[0] * G.shape[1] * G.shape[2] - (G.players - 1);
+  }
+
+  // the points left when a piece could still be bought with them and placed (R3: a budget
+  // need not be spent, but an army placed by a click too early is a game lost before it
+  // starts); else 0
   function unspent(cost = armyCost()) {
     const w = G.welcome;
     const left = w.budget - cost;
+    if (armyItems().length >= room()) return 0;
     return SHOP.some((item) => w.costs[item] <= left) ? left : 0;
   }
 
@@ -463,7 +473,8 @@
     const cost = armyCost();
     $("spent").textContent = cost + " of " + w.budget + " points";
     $("spent").classList.toggle("over", cost > w.budget);
-    $("shop").querySelectorAll('button[aria-label="more"]').forEach((b) => { b.disabled = cost + w.costs[b.dataset.item] > w.budget; });
+    const full = armyItems().length >= room();  // (another piece could not be placed)
+    $("shop").querySelectorAll('button[aria-label="more"]').forEach((b) => { b.disabled = full || cost + w.costs[b.dataset.item] > w.budget; });
     $("shop").querySelectorAll('button[aria-label="fewer"]').forEach((b) => { b.disabled = G.army.counts[b.dataset.item] === 0; });
     $("place").disabled = cost > w.budget || (G.army.where === "choose" && G.army.cells.length < armyItems().length);
     const left = unspent(cost);
