@@ -179,6 +179,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {"demo": (), "test": ("dev",)}  # what each
 def main() -> int:
     if len(sys.argv) < 2 or sys.argv[1] not in JOBS:
         print(__doc__.strip(), file=sys.stderr)
+        given = f"'{sys.argv[1]}'" if len(sys.argv) > 1 else "nothing"
+        print(f"\ndev.py: error: the job is demo or test, got {given}", file=sys.stderr)
         return 2
     try:
         setup(EXTRAS[sys.argv[1]])

@@ -284,3 +284,19 @@ def test_the_parts_dev_py_builds_are_the_compiled_cores(dev: ModuleType) -> None
     from antipolix import compiling
 
     assert dev.CORE_PARTS == compiling.PARTS
+
+
+@pytest.mark.parametrize(("argv", "given"), [([], "nothing"), (["tests"], "'tests'")])
+def test_an_unknown_job_gets_the_usage_and_a_line_naming_it(
+    dev: ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    given: str,
+) -> None:
+    monkeypatch.setattr(dev.sys, "argv", ["dev.py", *argv])
+    assert dev.main() == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Set up and run the project's jobs")
+    assert err.strip().splitlines()[-1] == f"dev.py: error: the job is demo or test, got {given}"
+    assert dev.ran == []  # nothing installed or run
