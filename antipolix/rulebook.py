@@ -11,6 +11,7 @@ R1 world: 4 × 8 × 8 cells* (4 boards of 8 × 8; a cell is (z, y, x), written z
 
 from __future__ import annotations
 
+from antipolix.armies import room
 from antipolix.codec import flat_options, value_text
 from antipolix.pieces import PieceType, Trait
 from antipolix.rules import Rules
@@ -70,6 +71,7 @@ def rules_text(rules: Rules, base: Rules | None = None) -> str:
         return MARK if any(now[k] != then[k] for k in keys) else ""
 
     p, n, _ = rules.shape
+    most = room(rules.shape, rules.players, rules.zones)
     budget_keys = ("budget", "credits_per_100", "shape")
     how = (
         "set by the budget option"
@@ -85,8 +87,9 @@ def rules_text(rules: Rules, base: Rules | None = None) -> str:
         "(z, y, x), written z2 y5 x4)",
         f"R3 setup: {rules.players} players{mark('players')}, each army bought within "
         f"{rules.army_budget} points{mark(*budget_keys)} ({how}), placed "
-        + ("in its home zone" if rules.zones else "anywhere (zones off)")
+        + (f"in its home zone of {most:,} cells" if rules.zones else "anywhere (zones off)")
         + mark("zones"),
+        *_beyond_room(rules, most),
         "",
         *_table(
             "R2 pieces",
@@ -162,6 +165,23 @@ def rules_text(rules: Rules, base: Rules | None = None) -> str:
         *_option_lines(now, then),
     ]
     return "\n".join(line.rstrip() for line in lines)
+
+
+def _beyond_room(rules: Rules, most: int) -> list[str]:
+    """A line when the budget buys more pieces than an army can place (R3): how many, and that
+    the built-in agents buy no more than fit (a person's or a bot's larger army is refused)."""
+    chief = min(rules.piece_cost(k, Trait.CHIEF) for k in PieceType)
+    cheapest = min(rules.piece_cost(k, t) for k in PieceType for t in Trait if t is not Trait.CHIEF)
+    if chief > rules.army_budget:
+        return []
+    pieces = None if cheapest == 0 else 1 + (rules.army_budget - chief) // cheapest
+    if pieces is not None and pieces <= most:
+        return []
+    bought = "any number of" if pieces is None else f"up to {pieces:,}"
+    return [
+        f"   the budget buys {bought} pieces, more than the {most:,} an army can place: the "
+        "built-in agents buy no more than fit; a larger army is refused"
+    ]
 
 
 def _pct(p: float) -> str:

@@ -127,6 +127,37 @@ def test_rules_prints_the_tables_and_marks_what_differs(
             assert f"{value_text(value)}{MARK}" in line and f"(1995: {value_text(was)})" in line
 
 
+@pytest.mark.parametrize(
+    ("rules", "said"),
+    [
+        ([], None),  # 61 points buy at most 30 pieces: no line
+        (
+            ["budget=3000"],
+            "the budget buys up to 1,500 pieces, more than the 200 an army can place",
+        ),
+        (["zones=false", "budget=9999"], "up to 4,999 pieces, more than the 2,045 an army can"),
+        (["hovercraft.cost=0"], "the budget buys any number of pieces, more than the 200"),
+    ],
+)
+def test_rules_says_when_the_budget_buys_more_than_an_army_can_place(
+    rules: list[str], said: str | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R3: a home zone holds so many pieces (200 cells at 4 players on the default board; without
+    zones the board less a cell for each other chief): a budget that buys more is named."""
+    assert main(["rules", *[a for r in rules for a in ("--rule", r)]]) == 0
+    out = capsys.readouterr().out
+    zones = "zones=false" not in rules
+    assert ("placed in its home zone of 200 cells" in out) == zones
+    beyond = [line for line in out.splitlines() if "an army can place" in line]
+    if said is None:
+        assert beyond == []
+    else:
+        assert len(beyond) == 1 and said in beyond[0]
+        assert beyond[0].endswith(
+            "the built-in agents buy no more than fit; a larger army is refused"
+        )
+
+
 def test_rules_refuses_bad_options_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "--rule", "hovercraft.speed=3"]) == 2
     err = capsys.readouterr().err

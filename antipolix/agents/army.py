@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from antipolix import armies
 from antipolix.codec import item_name, parse_item
 from antipolix.errors import ArmyError
 from antipolix.pieces import ArmyItem, PieceType, Trait
@@ -44,14 +45,8 @@ class ArmyPolicy(Protocol):
 
 
 def room(rules: Rules) -> int:
-    """The most pieces an army can place (R3): its home zone's cells (the zones are disjoint
-    and of equal volume), or without zones the board's less one cell for each other player's
-    chief. An army of more is refused at placement whatever it holds."""
-    zones = rules.home_zones
-    if zones:
-        return max(zone.volume for zone in zones)
-    p, n, m = rules.shape
-    return p * n * m - (rules.players - 1)
+    """The most pieces an army can place under ``rules`` (R3, :func:`antipolix.armies.room`)."""
+    return armies.room(rules.shape, rules.players, rules.zones)
 
 
 def _fill(
