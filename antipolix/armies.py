@@ -207,16 +207,6 @@ def home_zones(shape: Shape, players: int) -> list[Zone] | None:
     return None if zones is None else list(zones)
 
 
-def room(shape: Shape, players: int, zones: bool) -> int:
-    """The most pieces one army can place: its home zone's cells (the zones are disjoint and of
-    equal volume), or without zones the board's less one cell for each other player's chief. An
-    army of more is refused at placement whatever it holds."""
-    found = home_zones(shape, players) if zones else None
-    if found:
-        return max(zone.volume for zone in found)
-    return int(shape[0]) * int(shape[1]) * int(shape[2]) - (players - 1)
-
-
 def budget_from_credits(shape: Shape, players: int, credits_per_100: float) -> int:
     """R3 default budget: ``floor(credits_per_100 × P·N·N / 100 / n)``, computed exactly."""
     cells = shape[0] * shape[1] * shape[2]

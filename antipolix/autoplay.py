@@ -30,7 +30,6 @@ from antipolix.agents.builtin import PARAMS, act_k, compiled_seat
 from antipolix.agents.memory import COUNTERS, HIDDEN_TURNS, NEVER, make_memory
 from antipolix.agents.scripted import RandomAgent
 from antipolix.agents.search import scratch_generators
-from antipolix.armies import Zone
 from antipolix.end import REASONS, GameResult
 from antipolix.errors import AntipolixError
 from antipolix.events import Elimination
@@ -156,7 +155,7 @@ def _prepare(
         for seat, agent in enumerate(agents):
             army = checked_army(rules, seat, agent.army_policy.choose(rules, rngs[seat]))
             rules.check_army(seat, army)
-            room = free if rules.home_zones is None else _volume(rules.home_zones[seat])
+            room = free if rules.home_zones is None else rules.home_zones[seat].volume
             if len(army) > room:
                 return False
             free -= len(army)
@@ -170,10 +169,6 @@ def _prepare(
     batch.rngs.extend([engine, placement, *rngs])
     batch.armies.append(tuple(armies))
     return True
-
-
-def _volume(zone: Zone) -> int:
-    return int(np.prod(np.subtract(zone.hi, zone.lo)))
 
 
 def _played(

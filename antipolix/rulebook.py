@@ -11,7 +11,6 @@ R1 world: 4 × 8 × 8 cells* (4 boards of 8 × 8; a cell is (z, y, x), written z
 
 from __future__ import annotations
 
-from antipolix.armies import room
 from antipolix.codec import flat_options, value_text
 from antipolix.pieces import PieceType, Trait
 from antipolix.rules import Rules
@@ -71,7 +70,7 @@ def rules_text(rules: Rules, base: Rules | None = None) -> str:
         return MARK if any(now[k] != then[k] for k in keys) else ""
 
     p, n, _ = rules.shape
-    most = room(rules.shape, rules.players, rules.zones)
+    most = rules.room
     budget_keys = ("budget", "credits_per_100", "shape")
     how = (
         "set by the budget option"
@@ -89,7 +88,7 @@ def rules_text(rules: Rules, base: Rules | None = None) -> str:
         f"{rules.army_budget} points{mark(*budget_keys)} ({how}), placed "
         + (f"in its home zone of {most:,} cells" if rules.zones else "anywhere (zones off)")
         + mark("zones"),
-        *_beyond_room(rules, most),
+        *_beyond_room(rules),
         "",
         *_table(
             "R2 pieces",
@@ -167,13 +166,12 @@ def rules_text(rules: Rules, base: Rules | None = None) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def _beyond_room(rules: Rules, most: int) -> list[str]:
+def _beyond_room(rules: Rules) -> list[str]:
     """A line when the budget buys more pieces than an army can place (R3): how many, and that
     the built-in agents buy no more than fit (a person's or a bot's larger army is refused)."""
     chief = min(rules.piece_cost(k, Trait.CHIEF) for k in PieceType)
     cheapest = min(rules.piece_cost(k, t) for k in PieceType for t in Trait if t is not Trait.CHIEF)
-    if chief > rules.army_budget:
-        return []
+    most = rules.room
     pieces = None if cheapest == 0 else 1 + (rules.army_budget - chief) // cheapest
     if pieces is not None and pieces <= most:
         return []

@@ -241,6 +241,16 @@ class Rules:
         return home_zones(self.shape, self.players) if self.zones else None
 
     @cached_property
+    def room(self) -> int:
+        """R3: the most pieces one army can place: its home zone's cells (the zones are disjoint
+        and of equal volume), or without zones the board's less one cell for each other
+        player's chief. An army of more is refused at placement whatever it holds."""
+        if self.home_zones:
+            return max(zone.volume for zone in self.home_zones)
+        p, n, m = self.shape
+        return p * n * m - (self.players - 1)
+
+    @cached_property
     def strength_table(self) -> npt.NDArray[np.int64]:
         """R2 strength per piece type, indexable by a piece-type code (read-only)."""
         return self._type_table("strength")

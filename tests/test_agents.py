@@ -30,7 +30,7 @@ from antipolix.agents import (
     agent_named,
 )
 from antipolix.agents import army as army_module
-from antipolix.agents.army import MAX_FREE_PIECES, checked_army, policy_from_spec, room
+from antipolix.agents.army import MAX_FREE_PIECES, checked_army, policy_from_spec
 from antipolix.agents.tuned import doctrine_army
 from antipolix.codec import item_name, parse_item
 from antipolix.errors import AgentError, ArmyError, ChiefError, OverBudgetError
@@ -110,7 +110,7 @@ def test_r3_random_army_within_budget_one_chief_and_spends_what_it_can(name: str
         # documented: it keeps buying while any menu item is affordable (free ones up to a cap)
         # and another piece could be placed (its zone's cells)
         left = rules.army_budget - cost_of(rules, army)
-        assert left < min(menu_costs) or len(army) in (MAX_FREE_PIECES + 1, room(rules))
+        assert left < min(menu_costs) or len(army) in (MAX_FREE_PIECES + 1, rules.room)
         varied = RandomArmy(spend=(0.2, 0.9)).choose(rules, np.random.default_rng(seed))
         assert_valid_army(rules, varied)
 
@@ -124,7 +124,7 @@ def test_r3_fixed_army_within_budget_one_chief(name: str, mix: dict) -> None:
     assert army[0] == (ARMY, CHIEF)
     left = rules.army_budget - cost_of(rules, army)
     costs = [rules.piece_cost(*parse_item(i)) for i in mix]
-    assert left < min(costs) or len(army) in (MAX_FREE_PIECES + 1, room(rules))
+    assert left < min(costs) or len(army) in (MAX_FREE_PIECES + 1, rules.room)
 
 
 BIG = {  # budgets that buy more pieces than a home zone holds (R3: an army may cost less)
@@ -144,7 +144,7 @@ def test_r3_a_budget_beyond_the_zone_buys_as_many_pieces_as_can_be_placed(name: 
     zones = rules.home_zones
     p, n, m = rules.shape
     most = zones[0].volume if zones else p * n * m - (rules.players - 1)
-    assert room(rules) == most
+    assert rules.room == most
     policies = [RandomArmy(), RandomArmy(spend=(0.5, 1.0)), FixedArmy(MIXES[0]),
                 GreedyAgent().default_army(), doctrine_army()]  # fmt: skip
     for policy in policies:
@@ -165,10 +165,10 @@ def test_r3_armies_that_fit_are_bought_as_without_the_room_limit(
     policy with no limit buys (the same draws from the generator), and one that would not is
     that army's first pieces, as many as fit."""
     rules = VARIANTS[name]
-    most = room(rules)
+    most = rules.room
     policies = [RandomArmy(), RandomArmy(spend=(0.2, 0.9)), GreedyAgent().default_army()]
     limited = [[p.choose(rules, np.random.default_rng(s)) for s in range(10)] for p in policies]
-    monkeypatch.setattr(army_module, "room", lambda rules: 1 << 40)
+    monkeypatch.setitem(vars(rules), "room", 1 << 40)  # (the cached property's value, for now)
     army_module._fixed_army.cache_clear()
     for policy, armies in zip(policies, limited, strict=True):
         for seed, army in enumerate(armies):

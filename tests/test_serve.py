@@ -12,6 +12,7 @@ import ast
 import asyncio
 import importlib.util
 import json
+import math
 import socket
 import subprocess
 import sys
@@ -604,6 +605,9 @@ def test_fuzz_hundreds_of_bad_frames_change_nothing_and_other_games_go_on(tmp_pa
         before_play = srv.run(lambda: state(srv.server.matches[g_play]))
         before_army = srv.run(lambda: dict(srv.server.matches[g_army].armies))
         zone = welcome["zone"]
+        # the most pieces the army can place (R3): the zone's cells
+        sides = zip(zone["hi"], zone["lo"], strict=True)
+        assert welcome["room"] == math.prod(hi - lo for hi, lo in sides)
         outside = [zone["hi"][0] % 2, zone["hi"][1] % 6, zone["hi"][2] % 6]
         bad_army = [
             {"type": "army", "items": ["army"]},  # no chief

@@ -27,7 +27,6 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from antipolix import armies
 from antipolix.codec import item_name, parse_item
 from antipolix.errors import ArmyError
 from antipolix.pieces import ArmyItem, PieceType, Trait
@@ -44,11 +43,6 @@ class ArmyPolicy(Protocol):
     def spec(self) -> dict[str, Any]: ...
 
 
-def room(rules: Rules) -> int:
-    """The most pieces an army can place under ``rules`` (R3, :func:`antipolix.armies.room`)."""
-    return armies.room(rules.shape, rules.players, rules.zones)
-
-
 def _fill(
     rules: Rules,
     chief: ArmyItem,
@@ -57,14 +51,14 @@ def _fill(
     budget: int | None = None,
 ) -> list[ArmyItem]:
     """A chief, then ``pick(affordable_mask, counts)`` → index into ``menu``, while affordable
-    within ``budget`` (default: the rules' army budget) and while the army has :func:`room`
-    (a budget larger than a zone holds buys a full zone: R3 lets an army cost less; the armies
-    that fit are the same as without the limit, the same draws)."""
+    within ``budget`` (default: the rules' army budget) and while the army has room
+    (:attr:`Rules.room`: a budget larger than a zone holds buys a full zone, R3 lets an army
+    cost less; the armies that fit are the same as without the limit, the same draws)."""
     army = [chief]
     left = (rules.army_budget if budget is None else budget) - rules.piece_cost(*chief)
     costs = np.array([rules.piece_cost(*i) for i in menu], dtype=np.int64)
     counts = np.zeros(len(menu), dtype=np.int64)
-    most = room(rules)
+    most = rules.room
     while True:
         affordable = costs <= left
         if not affordable.any() or (len(army) > MAX_FREE_PIECES and (costs[affordable] == 0).all()):

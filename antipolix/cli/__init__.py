@@ -111,6 +111,16 @@ def terminating() -> Iterator[None]:
         signal.signal(signal.SIGTERM, before)
 
 
+def _stopped(exc: KeyboardInterrupt) -> int:
+    """Say that a command was stopped, in one line, and return its exit code: 143 for SIGTERM
+    (:class:`Terminated`), 130 for Ctrl-C."""
+    if isinstance(exc, Terminated):
+        print(f"antipolix: {exc}", file=sys.stderr)
+        return 128 + signal.SIGTERM
+    print("antipolix: interrupted", file=sys.stderr)
+    return 130
+
+
 def run_script(script: Callable[[], object]) -> NoReturn:
     """Run a study script's ``main`` (``experiments/``) as the command runs: bad input, which the
     library refuses with an :class:`~antipolix.errors.AntipolixError`, ends in one line
@@ -122,12 +132,8 @@ def run_script(script: Callable[[], object]) -> NoReturn:
     except AntipolixError as exc:
         print(f"antipolix: error: {exc}", file=sys.stderr)
         sys.exit(2)
-    except Terminated as exc:
-        print(f"antipolix: {exc}", file=sys.stderr)
-        sys.exit(128 + signal.SIGTERM)
-    except KeyboardInterrupt:
-        print("antipolix: interrupted", file=sys.stderr)
-        sys.exit(130)
+    except KeyboardInterrupt as exc:  # (Ctrl-C, or SIGTERM: Terminated)
+        sys.exit(_stopped(exc))
     sys.exit(0)
 
 
@@ -168,12 +174,8 @@ def _run(argv: Sequence[str]) -> int:
     except AntipolixError as exc:
         print(f"antipolix: error: {exc}", file=sys.stderr)
         return 2
-    except Terminated as exc:
-        print(f"antipolix: {exc}", file=sys.stderr)
-        return 128 + signal.SIGTERM
-    except KeyboardInterrupt:
-        print("antipolix: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:  # (Ctrl-C, or SIGTERM: Terminated)
+        return _stopped(exc)
     except BrokenPipeError:  # e.g. ``antipolix play --log | head``: the reader has gone
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout

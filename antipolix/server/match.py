@@ -457,6 +457,7 @@ class Match:
             "budget": rules.army_budget,
             "costs": self._costs,
             "zone": None if zone is None else {"lo": list(zone.lo), "hi": list(zone.hi)},
+            "room": rules.room if seat >= 0 else None,
             "phase": self.phase,
             "watch": self.spec.watch,
             "turn": self.turn or None,

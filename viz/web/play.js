@@ -449,13 +449,8 @@
 
   function armyCost() { return armyItems().reduce((s, i) => s + G.welcome.costs[i], 0); }
 
-  // the most pieces an army can place (R3): its zone's cells, or without zones the board's
-  // less one for each other player's chief (the built-in agents buy no more: agents/army.py)
-  function room() {
-    const z = G.welcome.zone;
-    if (z) return (z.hi[0] - z.lo[0]) * (z.hi[1] - z.lo[1]) * (z.hi[2] - z.lo[2]);
-    return G.shape[0] * G.shape[1] * G.shape[2] - (G.players - 1);
-  }
+  // the most pieces an army can place (R3: the welcome's room, Rules.room)
+  const room = () => G.welcome.room;
 
   // the points left when a piece could still be bought with them and placed (R3: a budget
   // need not be spent, but an army placed by a click too early is a game lost before it
